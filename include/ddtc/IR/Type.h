@@ -1,0 +1,322 @@
+//===- ddtc/IR/Type.h - Datatype IR nodes -----------------------*- C++ -*-===//
+//
+// A datatype is an immutable node of a DAG: one node kind per MPI type
+// constructor (TypeKinds.def) plus the predefined types. Nodes are created
+// only by a TypeContext, which hash-conses them, so two structurally equal
+// types are the same pointer.
+//
+// Every node stores its constructor arguments generically -- the integer
+// arguments in one array (scalars first, then the argument lists, all of
+// one length) and the type arguments in another -- so that hashing,
+// printing and reading are written once, driven by the per-kind field table
+// (getKindSpec). The subclasses give the arguments their MPI names.
+//
+// Every node also carries its TypeLayout, computed once at creation with
+// MPICH's rules: size, bounds, alignment, contiguous blocks, depth and
+// description cost.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_IR_TYPE_H
+#define DDTC_IR_TYPE_H
+
+#include "ddtc/IR/BlockSummary.h"
+#include "ddtc/IR/Predefined.h"
+#include "ddtc/Support/Casting.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace ddtc {
+
+enum class TypeKind : uint8_t {
+#define DDTC_TYPE_KIND(Id, Name) Id,
+#include "ddtc/IR/TypeKinds.def"
+};
+
+/// Name of a kind in format v1 and in the textual IR ("hindexed_block").
+std::string_view getKindName(TypeKind K);
+std::optional<TypeKind> lookupKind(std::string_view Name);
+
+/// Storage order of subarray and darray (MPI_ORDER_C / MPI_ORDER_FORTRAN).
+enum class ArrayOrder : int64_t { C = 0, Fortran = 1 };
+/// Distribution of one darray dimension.
+enum class Distribution : int64_t { Block = 0, Cyclic = 1, None = 2 };
+/// The darray argument MPI_DISTRIBUTE_DFLT_DARG.
+constexpr int64_t DefaultDarg = -1;
+
+/// Deepest nesting of constructors accepted. Real types are a few levels
+/// deep; the limit keeps every recursive algorithm on the stack bounded.
+constexpr unsigned MaxTypeDepth = 1024;
+
+//===----------------------------------------------------------------------===//
+// Field table
+//===----------------------------------------------------------------------===//
+
+enum class FieldShape : uint8_t { Scalar, List, Type, TypeList };
+/// How an integer field is written and what values it admits.
+enum class FieldValue : uint8_t {
+  Count,   ///< >= 0
+  Signed,  ///< any 64-bit value
+  Order,   ///< "C" | "Fortran"
+  Distrib, ///< "block" | "cyclic" | "none"
+  Darg,    ///< integer or "default"
+  None,    ///< type fields
+};
+
+struct FieldSpec {
+  std::string_view Name;
+  FieldShape Shape;
+  FieldValue Value;
+  unsigned Index; ///< position among the scalars or among the lists
+};
+
+/// The arguments of one kind, in the order of format v1.
+struct KindSpec {
+  TypeKind Kind;
+  unsigned NumScalars;
+  unsigned NumLists;
+  std::span<const FieldSpec> Fields;
+};
+
+const KindSpec &getKindSpec(TypeKind K);
+
+//===----------------------------------------------------------------------===//
+// Layout
+//===----------------------------------------------------------------------===//
+
+/// Properties of a type, computed once when the node is created.
+struct TypeLayout {
+  int64_t Size = 0;   ///< bytes of data (MPI_Type_size)
+  int64_t Lb = 0;     ///< lower bound (MPI_Type_get_extent)
+  int64_t Ub = 0;     ///< upper bound; extent = Ub - Lb
+  int64_t TrueLb = 0; ///< MPI_Type_get_true_extent
+  int64_t TrueUb = 0;
+  int64_t Align = 0;  ///< MPICH's alignsize: pads the extent of a struct
+  uint64_t Elements = 0; ///< typemap entries of basic types
+  BlockSummary Blocks;
+  unsigned Depth = 0;  ///< constructor nesting; predefined types are 0
+  uint64_t Cost = 0;   ///< description cost (saturating), see docs/design.md
+  /// Every entry has this basic type (absent for mixed or empty typemaps).
+  std::optional<PredefinedId> UniformBasic;
+
+  int64_t extent() const { return Ub - Lb; }
+  int64_t trueExtent() const { return TrueUb - TrueLb; }
+  /// Consecutive instances tile memory without gaps: the data is one block
+  /// exactly covering [Lb, Ub).
+  bool isDense() const {
+    return Size > 0 && Blocks.Count == 1 && Size == Ub - Lb && Lb == TrueLb;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Type
+//===----------------------------------------------------------------------===//
+
+class TypeContext;
+
+class Type {
+public:
+  Type(const Type &) = delete;
+  Type &operator=(const Type &) = delete;
+
+  TypeKind getKind() const { return Kind; }
+  /// Integer arguments: scalars first, then each list.
+  std::span<const int64_t> getInts() const { return Ints; }
+  /// Type arguments (oldtype, or the types of a struct).
+  std::span<const Type *const> getOperands() const { return Operands; }
+  const TypeLayout &getLayout() const { return Layout; }
+  size_t getHash() const { return Hash; }
+
+  /// Length of each argument list (0 for kinds without lists).
+  size_t getListLength() const;
+  int64_t getScalar(unsigned Index) const { return Ints[Index]; }
+  std::span<const int64_t> getList(unsigned Index) const;
+
+  /// The single oldtype of kinds that have one.
+  const Type *getOldType() const;
+
+  /// For subarray and darray: the type built from vectors, hindexed_block
+  /// and resized exactly as MPICH builds it; its typemap is this type's.
+  const Type *getExpansion() const { return Expansion; }
+
+  // Shorthands for the layout.
+  int64_t size() const { return Layout.Size; }
+  int64_t lb() const { return Layout.Lb; }
+  int64_t ub() const { return Layout.Ub; }
+  int64_t extent() const { return Layout.extent(); }
+  int64_t trueLb() const { return Layout.TrueLb; }
+  int64_t trueExtent() const { return Layout.trueExtent(); }
+
+protected:
+  Type(TypeKind Kind, std::vector<int64_t> Ints,
+       std::vector<const Type *> Operands, size_t Hash)
+      : Kind(Kind), Ints(std::move(Ints)), Operands(std::move(Operands)),
+        Hash(Hash) {}
+
+private:
+  friend class TypeContext;
+
+  TypeKind Kind;
+  std::vector<int64_t> Ints;
+  std::vector<const Type *> Operands;
+  size_t Hash;
+  const Type *Expansion = nullptr;
+  TypeLayout Layout;
+};
+
+/// A predefined datatype (MPI_INT, MPI_DOUBLE_INT, ...).
+class PredefinedType : public Type {
+public:
+  PredefinedId getId() const { return static_cast<PredefinedId>(getScalar(0)); }
+  const PredefinedInfo &getInfo() const { return getPredefinedInfo(getId()); }
+  std::string_view getName() const { return getInfo().Name; }
+  static bool classof(const Type *T) {
+    return T->getKind() == TypeKind::Predefined;
+  }
+
+private:
+  friend class TypeContext;
+  using Type::Type;
+};
+
+class ContiguousType : public Type {
+public:
+  int64_t getCount() const { return getScalar(0); }
+  static bool classof(const Type *T) {
+    return T->getKind() == TypeKind::Contiguous;
+  }
+
+private:
+  friend class TypeContext;
+  using Type::Type;
+};
+
+/// vector (stride in oldtype extents) and hvector (stride in bytes).
+class VectorType : public Type {
+public:
+  int64_t getCount() const { return getScalar(0); }
+  int64_t getBlockLength() const { return getScalar(1); }
+  int64_t getStride() const { return getScalar(2); }
+  bool isByteStride() const { return getKind() == TypeKind::HVector; }
+  /// Stride in bytes (checked at creation not to overflow).
+  int64_t getByteStride() const;
+  static bool classof(const Type *T) {
+    return T->getKind() == TypeKind::Vector ||
+           T->getKind() == TypeKind::HVector;
+  }
+
+private:
+  friend class TypeContext;
+  using Type::Type;
+};
+
+/// indexed (displacements in oldtype extents) and hindexed (in bytes).
+class IndexedType : public Type {
+public:
+  std::span<const int64_t> getBlockLengths() const { return getList(0); }
+  std::span<const int64_t> getDisplacements() const { return getList(1); }
+  bool isByteDisplacement() const { return getKind() == TypeKind::HIndexed; }
+  static bool classof(const Type *T) {
+    return T->getKind() == TypeKind::Indexed ||
+           T->getKind() == TypeKind::HIndexed;
+  }
+
+private:
+  friend class TypeContext;
+  using Type::Type;
+};
+
+/// indexed_block and hindexed_block.
+class IndexedBlockType : public Type {
+public:
+  int64_t getBlockLength() const { return getScalar(0); }
+  std::span<const int64_t> getDisplacements() const { return getList(0); }
+  bool isByteDisplacement() const {
+    return getKind() == TypeKind::HIndexedBlock;
+  }
+  static bool classof(const Type *T) {
+    return T->getKind() == TypeKind::IndexedBlock ||
+           T->getKind() == TypeKind::HIndexedBlock;
+  }
+
+private:
+  friend class TypeContext;
+  using Type::Type;
+};
+
+class StructType : public Type {
+public:
+  std::span<const int64_t> getBlockLengths() const { return getList(0); }
+  std::span<const int64_t> getDisplacements() const { return getList(1); }
+  std::span<const Type *const> getTypes() const { return getOperands(); }
+  static bool classof(const Type *T) {
+    return T->getKind() == TypeKind::Struct;
+  }
+
+private:
+  friend class TypeContext;
+  using Type::Type;
+};
+
+class ResizedType : public Type {
+public:
+  int64_t getNewLb() const { return getScalar(0); }
+  int64_t getNewExtent() const { return getScalar(1); }
+  static bool classof(const Type *T) {
+    return T->getKind() == TypeKind::Resized;
+  }
+
+private:
+  friend class TypeContext;
+  using Type::Type;
+};
+
+class SubarrayType : public Type {
+public:
+  ArrayOrder getOrder() const { return static_cast<ArrayOrder>(getScalar(0)); }
+  std::span<const int64_t> getSizes() const { return getList(0); }
+  std::span<const int64_t> getSubsizes() const { return getList(1); }
+  std::span<const int64_t> getStarts() const { return getList(2); }
+  static bool classof(const Type *T) {
+    return T->getKind() == TypeKind::Subarray;
+  }
+
+private:
+  friend class TypeContext;
+  using Type::Type;
+};
+
+class DarrayType : public Type {
+public:
+  int64_t getCommSize() const { return getScalar(0); }
+  int64_t getRank() const { return getScalar(1); }
+  ArrayOrder getOrder() const { return static_cast<ArrayOrder>(getScalar(2)); }
+  std::span<const int64_t> getGsizes() const { return getList(0); }
+  std::span<const int64_t> getDistribs() const { return getList(1); }
+  std::span<const int64_t> getDargs() const { return getList(2); }
+  std::span<const int64_t> getPsizes() const { return getList(3); }
+  static bool classof(const Type *T) {
+    return T->getKind() == TypeKind::Darray;
+  }
+
+private:
+  friend class TypeContext;
+  using Type::Type;
+};
+
+class DupType : public Type {
+public:
+  static bool classof(const Type *T) { return T->getKind() == TypeKind::Dup; }
+
+private:
+  friend class TypeContext;
+  using Type::Type;
+};
+
+} // namespace ddtc
+
+#endif // DDTC_IR_TYPE_H

@@ -1,0 +1,70 @@
+//===- ddtc/IR/TypemapWalker.h - Streaming typemap traversal ----*- C++ -*-===//
+//
+// Walks the typemap of `count` consecutive instances of a type in typemap
+// order -- the order in which MPI_Pack lays out the bytes -- yielding runs
+// (offset, length, basic type) and merging each run with the previous one
+// when they touch. The typemap is never materialized: the walker keeps one
+// frame per level of the type tree, and emits a whole block of a dense
+// oldtype (one that tiles memory) as a single run.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_IR_TYPEMAPWALKER_H
+#define DDTC_IR_TYPEMAPWALKER_H
+
+#include "ddtc/IR/Type.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ddtc {
+
+enum class WalkMode {
+  Bytes, ///< runs are maximal byte ranges; Basic is meaningless
+  Typed, ///< runs hold one basic type; adjacent runs of different types
+         ///< stay apart (the type signature is the sequence of runs)
+};
+
+struct TypemapRun {
+  int64_t Offset = 0; ///< bytes from the buffer start
+  int64_t Length = 0; ///< bytes, > 0
+  PredefinedId Basic = PredefinedId::Byte;
+  int64_t end() const { return Offset + Length; }
+  bool operator==(const TypemapRun &) const = default;
+};
+
+class TypemapWalker {
+public:
+  TypemapWalker(const Type *T, uint64_t Count, WalkMode Mode);
+
+  /// Produces the next merged run; false at the end of the typemap.
+  bool next(TypemapRun &Run);
+
+private:
+  struct Frame {
+    const Type *T; ///< null for the root frame (Count instances of Root)
+    int64_t Base;
+    uint64_t Piece;
+    uint64_t NumPieces;
+    int64_t Rep;
+  };
+
+  bool step(TypemapRun &Run);
+  void push(const Type *T, int64_t Base);
+
+  const Type *Root;
+  uint64_t Count;
+  WalkMode Mode;
+  std::vector<Frame> Stack;
+  TypemapRun Pending;
+  bool HavePending = false;
+};
+
+/// Copies the bytes of `Count` instances of T from InBuf (the buffer pointer
+/// one would give MPI) to OutBuf in typemap order, like MPI_Pack; returns
+/// the number of bytes written. A reference implementation for tests.
+int64_t packTypemap(const Type *T, uint64_t Count, const void *InBuf,
+                    void *OutBuf);
+
+} // namespace ddtc
+
+#endif // DDTC_IR_TYPEMAPWALKER_H

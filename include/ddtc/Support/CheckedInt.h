@@ -1,0 +1,80 @@
+//===- ddtc/Support/CheckedInt.h - Overflow-checked 64-bit math -*- C++ -*-===//
+//
+// Every derived quantity of a datatype (size, bounds, byte displacements) is
+// computed in 64-bit signed arithmetic, as MPI_Aint/MPI_Count are. A user
+// can write counts and strides whose products do not fit; that must be a
+// diagnostic, never undefined behaviour, so all such arithmetic goes through
+// these helpers, which report overflow instead of wrapping.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_SUPPORT_CHECKEDINT_H
+#define DDTC_SUPPORT_CHECKEDINT_H
+
+#include <cstdint>
+#include <optional>
+
+namespace ddtc {
+
+inline std::optional<int64_t> checkedAdd(int64_t A, int64_t B) {
+  int64_t R;
+  if (__builtin_add_overflow(A, B, &R))
+    return std::nullopt;
+  return R;
+}
+
+inline std::optional<int64_t> checkedSub(int64_t A, int64_t B) {
+  int64_t R;
+  if (__builtin_sub_overflow(A, B, &R))
+    return std::nullopt;
+  return R;
+}
+
+inline std::optional<int64_t> checkedMul(int64_t A, int64_t B) {
+  int64_t R;
+  if (__builtin_mul_overflow(A, B, &R))
+    return std::nullopt;
+  return R;
+}
+
+/// Accumulates a chain of checked operations; the first overflow sticks, so
+/// a formula can be written in one expression and tested once.
+class CheckedInt {
+public:
+  CheckedInt(int64_t V = 0) : Value(V) {}
+
+  bool overflowed() const { return !Value; }
+  int64_t value() const { return *Value; }
+
+  friend CheckedInt operator+(CheckedInt A, CheckedInt B) {
+    return (A.Value && B.Value) ? CheckedInt(checkedAdd(*A.Value, *B.Value))
+                                : CheckedInt(std::nullopt);
+  }
+  friend CheckedInt operator-(CheckedInt A, CheckedInt B) {
+    return (A.Value && B.Value) ? CheckedInt(checkedSub(*A.Value, *B.Value))
+                                : CheckedInt(std::nullopt);
+  }
+  friend CheckedInt operator*(CheckedInt A, CheckedInt B) {
+    return (A.Value && B.Value) ? CheckedInt(checkedMul(*A.Value, *B.Value))
+                                : CheckedInt(std::nullopt);
+  }
+
+private:
+  explicit CheckedInt(std::optional<int64_t> V) : Value(V) {}
+  std::optional<int64_t> Value;
+};
+
+/// Saturating addition for quantities that are reported, not used for
+/// addressing (description cost of a tree that reuses a subtree 2^100 times).
+inline uint64_t saturatingAdd(uint64_t A, uint64_t B) {
+  uint64_t R;
+  return __builtin_add_overflow(A, B, &R) ? UINT64_MAX : R;
+}
+
+inline uint64_t saturatingMul(uint64_t A, uint64_t B) {
+  uint64_t R;
+  return __builtin_mul_overflow(A, B, &R) ? UINT64_MAX : R;
+}
+
+} // namespace ddtc
+
+#endif // DDTC_SUPPORT_CHECKEDINT_H

@@ -1,0 +1,365 @@
+//===- lib/Frontend/JSONReader.cpp - Reading format v1 --------------------===//
+//
+// Parsing is two steps: nlohmann::json turns the text into a document (its
+// exceptions are caught here, at the JSON boundary, and a callback stops
+// documents nested deeper than any datatype can be), then the document is
+// checked field by field and turned into nodes of the TypeContext. Every
+// error carries the path to the offending field.
+//
+//===----------------------------------------------------------------------===//
+#include "ddtc/Frontend/JSONReader.h"
+
+#include "ddtc/IR/TypeContext.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+
+namespace ddtc {
+
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+/// Nesting of JSON values beyond which a document cannot hold a valid
+/// description: each type level costs at most two JSON levels (an object
+/// and the `types` array of a struct), plus the top-level wrappers.
+constexpr unsigned MaxJsonDepth = 2 * MaxTypeDepth + 8;
+
+struct TooDeep {};
+
+bool isIdentifier(std::string_view S) {
+  if (S.empty() || !(std::isalpha(static_cast<unsigned char>(S[0])) || S[0] == '_'))
+    return false;
+  for (char C : S)
+    if (!(std::isalnum(static_cast<unsigned char>(C)) || C == '_'))
+      return false;
+  return true;
+}
+
+std::string describe(const Json &J) {
+  switch (J.type()) {
+  case Json::value_t::null: return "null";
+  case Json::value_t::object: return "an object";
+  case Json::value_t::array: return "an array";
+  case Json::value_t::string: return "a string";
+  case Json::value_t::boolean: return "a boolean";
+  case Json::value_t::number_float: return "a floating-point number";
+  case Json::value_t::number_integer:
+  case Json::value_t::number_unsigned: return "an integer";
+  default: return "an unsupported value";
+  }
+}
+
+class Reader {
+public:
+  explicit Reader(Module &M) : M(M), Ctx(M.getContext()) {}
+
+  Error readTop(const Json &Doc);
+
+private:
+  /// Reads a type reference at Path (a field path like "types[1].oldtype").
+  Expected<const Type *> readTypeRef(const Json &J, const std::string &Path,
+                                     unsigned Depth);
+  Expected<const Type *> readTypeObject(const Json &J, const std::string &Path,
+                                        unsigned Depth, bool Named);
+  Expected<int64_t> readInt(const Json &J, const std::string &Path,
+                            FieldValue Value);
+
+  static Error error(const std::string &Path, const std::string &Message) {
+    if (Path.empty())
+      return makeError(Message);
+    return makeError("field '" + Path + "': " + Message);
+  }
+  static std::string join(const std::string &Path, std::string_view Field) {
+    return Path.empty() ? std::string(Field) : Path + "." + std::string(Field);
+  }
+
+  Module &M;
+  TypeContext &Ctx;
+};
+
+Expected<int64_t> Reader::readInt(const Json &J, const std::string &Path,
+                                  FieldValue Value) {
+  if (J.is_string()) {
+    const std::string &S = J.get_ref<const std::string &>();
+    switch (Value) {
+    case FieldValue::Order:
+      if (S == "C") return static_cast<int64_t>(ArrayOrder::C);
+      if (S == "Fortran") return static_cast<int64_t>(ArrayOrder::Fortran);
+      return error(Path, "expected \"C\" or \"Fortran\", got \"" + S + "\"");
+    case FieldValue::Distrib:
+      if (S == "block") return static_cast<int64_t>(Distribution::Block);
+      if (S == "cyclic") return static_cast<int64_t>(Distribution::Cyclic);
+      if (S == "none") return static_cast<int64_t>(Distribution::None);
+      return error(Path, "expected \"block\", \"cyclic\" or \"none\", got \"" +
+                             S + "\"");
+    case FieldValue::Darg:
+      if (S == "default") return DefaultDarg;
+      return error(Path, "expected an integer or \"default\", got \"" + S + "\"");
+    default:
+      break;
+    }
+  }
+  switch (Value) {
+  case FieldValue::Order:
+    return error(Path, "expected \"C\" or \"Fortran\", got " + describe(J));
+  case FieldValue::Distrib:
+    return error(Path, "expected \"block\", \"cyclic\" or \"none\", got " +
+                           describe(J));
+  default:
+    break;
+  }
+  if (J.is_number_unsigned()) {
+    uint64_t U = J.get<uint64_t>();
+    if (U > static_cast<uint64_t>(INT64_MAX))
+      return error(Path, "integer " + std::to_string(U) +
+                             " does not fit in 64 bits");
+    return static_cast<int64_t>(U);
+  }
+  if (J.is_number_integer())
+    return J.get<int64_t>();
+  if (Value == FieldValue::Darg)
+    return error(Path, "expected an integer or \"default\", got " + describe(J));
+  return error(Path, "expected an integer, got " + describe(J));
+}
+
+Expected<const Type *> Reader::readTypeRef(const Json &J,
+                                           const std::string &Path,
+                                           unsigned Depth) {
+  if (J.is_string()) {
+    const std::string &Name = J.get_ref<const std::string &>();
+    if (std::optional<PredefinedId> Id = lookupPredefined(Name))
+      return static_cast<const Type *>(Ctx.getPredefined(*Id));
+    if (const NamedType *N = M.lookup(Name))
+      return N->T;
+    return error(Path, "'" + Name +
+                           "' is neither a predefined type nor a type defined "
+                           "earlier in the file");
+  }
+  if (J.is_object())
+    return readTypeObject(J, Path, Depth, /*Named=*/false);
+  return error(Path, "expected a type name or a type object, got " +
+                         describe(J));
+}
+
+Expected<const Type *> Reader::readTypeObject(const Json &J,
+                                              const std::string &Path,
+                                              unsigned Depth, bool Named) {
+  if (Depth > MaxTypeDepth)
+    return error(Path, "types nested more than " +
+                           std::to_string(MaxTypeDepth) + " levels deep");
+  auto KindIt = J.find("kind");
+  if (KindIt == J.end())
+    return error(join(Path, "kind"), "missing");
+  if (!KindIt->is_string())
+    return error(join(Path, "kind"), "expected a string, got " +
+                                         describe(*KindIt));
+  const std::string &KindName = KindIt->get_ref<const std::string &>();
+  std::optional<TypeKind> Kind = lookupKind(KindName);
+  if (!Kind || *Kind == TypeKind::Predefined)
+    return error(join(Path, "kind"), "unknown kind '" + KindName + "'");
+  const KindSpec &Spec = getKindSpec(*Kind);
+
+  // Unknown fields are refused, except `x-` extensions.
+  for (auto It = J.begin(); It != J.end(); ++It) {
+    const std::string &Key = It.key();
+    if (Key == "kind" || Key.rfind("x-", 0) == 0 || (Named && Key == "name"))
+      continue;
+    bool Known = false;
+    for (const FieldSpec &F : Spec.Fields)
+      Known |= F.Name == Key;
+    if (!Known)
+      return error(join(Path, Key), Key == "name"
+                                        ? "inline types have no name"
+                                        : "unknown field for kind '" +
+                                              KindName + "'");
+  }
+
+  // Lists first, to learn their common length.
+  std::optional<size_t> ListLength;
+  std::string ListName;
+  std::vector<std::vector<int64_t>> Lists(Spec.NumLists);
+  std::vector<int64_t> Scalars(Spec.NumScalars);
+  std::vector<const Type *> Operands;
+  for (const FieldSpec &F : Spec.Fields) {
+    std::string FieldPath = join(Path, F.Name);
+    auto It = J.find(F.Name);
+    if (It == J.end())
+      return error(FieldPath, "missing");
+    const Json &V = *It;
+    switch (F.Shape) {
+    case FieldShape::Scalar: {
+      Expected<int64_t> I = readInt(V, FieldPath, F.Value);
+      if (!I)
+        return I.takeError();
+      Scalars[F.Index] = *I;
+      break;
+    }
+    case FieldShape::List:
+    case FieldShape::TypeList: {
+      if (!V.is_array())
+        return error(FieldPath, "expected an array, got " + describe(V));
+      if (ListLength && *ListLength != V.size())
+        return error(FieldPath, "has " + std::to_string(V.size()) +
+                                    " entries but '" + ListName + "' has " +
+                                    std::to_string(*ListLength));
+      ListLength = V.size();
+      ListName = F.Name;
+      for (size_t I = 0; I < V.size(); ++I) {
+        std::string ElemPath = FieldPath + "[" + std::to_string(I) + "]";
+        if (F.Shape == FieldShape::List) {
+          Expected<int64_t> X = readInt(V[I], ElemPath, F.Value);
+          if (!X)
+            return X.takeError();
+          Lists[F.Index].push_back(*X);
+        } else {
+          Expected<const Type *> T = readTypeRef(V[I], ElemPath, Depth + 1);
+          if (!T)
+            return T;
+          Operands.push_back(*T);
+        }
+      }
+      break;
+    }
+    case FieldShape::Type: {
+      Expected<const Type *> T = readTypeRef(V, FieldPath, Depth + 1);
+      if (!T)
+        return T;
+      Operands.push_back(*T);
+      break;
+    }
+    }
+  }
+
+  std::vector<int64_t> Ints = std::move(Scalars);
+  for (std::vector<int64_t> &L : Lists)
+    Ints.insert(Ints.end(), L.begin(), L.end());
+  Expected<const Type *> T = Ctx.get(*Kind, std::move(Ints), std::move(Operands));
+  if (T || Path.empty())
+    return T;
+  // Errors of the context name fields of the inline type itself; make them
+  // paths from the named type ("oldtype.count").
+  std::string Msg = T.takeError().message();
+  const std::string FieldPrefix = "field '";
+  if (Msg.rfind(FieldPrefix, 0) == 0)
+    return makeError(FieldPrefix + Path + "." + Msg.substr(FieldPrefix.size()));
+  return error(Path, Msg);
+}
+
+Error Reader::readTop(const Json &Doc) {
+  if (!Doc.is_object())
+    return makeError("expected a JSON object at the top level, got " +
+                     describe(Doc));
+  for (auto It = Doc.begin(); It != Doc.end(); ++It) {
+    const std::string &Key = It.key();
+    if (Key == "ddtc" || Key == "types")
+      continue;
+    if (Key.rfind("x-", 0) == 0) {
+      M.extras().emplace_back(Key, It.value().dump());
+      continue;
+    }
+    return error(Key, "unknown top-level field");
+  }
+  auto Version = Doc.find("ddtc");
+  if (Version == Doc.end())
+    return error("ddtc", "missing (expected \"ddtc\": 1)");
+  if (!Version->is_number_integer() || Version->get<int64_t>() != 1)
+    return error("ddtc", "unsupported format version " + Version->dump() +
+                             " (this ddtc reads version 1)");
+  auto Types = Doc.find("types");
+  if (Types == Doc.end())
+    return error("types", "missing");
+  if (!Types->is_array())
+    return error("types", "expected an array, got " + describe(*Types));
+
+  for (size_t I = 0; I < Types->size(); ++I) {
+    const Json &Entry = (*Types)[I];
+    std::string Where = "types[" + std::to_string(I) + "]";
+    if (!Entry.is_object())
+      return error(Where, "expected a type object, got " + describe(Entry));
+    auto NameIt = Entry.find("name");
+    if (NameIt == Entry.end())
+      return error(Where + ".name", "missing");
+    if (!NameIt->is_string())
+      return error(Where + ".name", "expected a string, got " +
+                                        describe(*NameIt));
+    const std::string &Name = NameIt->get_ref<const std::string &>();
+    auto InType = [&Name](Error E) {
+      return std::move(E.addContext("type '" + Name + "'"));
+    };
+    if (!isIdentifier(Name))
+      return InType(error("name", "'" + Name + "' is not a C identifier"));
+    if (lookupPredefined(Name))
+      return InType(error("name", "'" + Name + "' is a predefined type"));
+    if (M.lookup(Name))
+      return InType(error("name", "'" + Name + "' is defined twice"));
+
+    Expected<const Type *> T = readTypeObject(Entry, "", 0, /*Named=*/true);
+    if (!T)
+      return InType(T.takeError());
+    NamedType NT;
+    NT.Name = Name;
+    NT.T = *T;
+    for (auto It = Entry.begin(); It != Entry.end(); ++It)
+      if (It.key().rfind("x-", 0) == 0)
+        NT.Extras.emplace_back(It.key(), It.value().dump());
+    M.types().push_back(std::move(NT));
+  }
+  return Error::success();
+}
+
+} // namespace
+
+Error readDescription(std::string_view Text, Module &M) {
+  Json Doc;
+  try {
+    // The callback sees every value with its nesting depth; throwing from
+    // it stops the parser before a hostile document exhausts memory.
+    Json::parser_callback_t Guard = [](int Depth, Json::parse_event_t,
+                                       Json &) {
+      if (Depth > static_cast<int>(MaxJsonDepth))
+        throw TooDeep();
+      return true;
+    };
+    Doc = Json::parse(Text.begin(), Text.end(), Guard);
+  } catch (const TooDeep &) {
+    return makeError("JSON nested more than " + std::to_string(MaxJsonDepth) +
+                     " levels deep; types nest at most " +
+                     std::to_string(MaxTypeDepth) + " levels");
+  } catch (const Json::parse_error &E) {
+    std::string What = E.what();
+    // "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
+    auto Pos = What.find("parse error");
+    return makeError("malformed JSON: " +
+                     (Pos == std::string::npos ? What : What.substr(Pos)));
+  } catch (const Json::exception &E) {
+    return makeError(std::string("malformed JSON: ") + E.what());
+  }
+  return Reader(M).readTop(Doc);
+}
+
+Error readDescriptionFile(const std::string &Path, Module &M) {
+  struct stat St;
+  if (::stat(Path.c_str(), &St) != 0)
+    return makeError(Path + ": " + std::strerror(errno));
+  if (S_ISDIR(St.st_mode))
+    return makeError(Path + ": is a directory, expected a description file");
+  std::ifstream In(Path, std::ios::binary);
+  if (!In)
+    return makeError(Path + ": " + std::strerror(errno));
+  std::stringstream Buffer;
+  Buffer << In.rdbuf();
+  std::string Text = Buffer.str();
+  if (Text.find_first_not_of(" \t\r\n") == std::string::npos)
+    return makeError(Path + ": empty file, expected a description");
+  if (Error E = readDescription(Text, M))
+    return std::move(E.addContext(Path));
+  return Error::success();
+}
+
+} // namespace ddtc

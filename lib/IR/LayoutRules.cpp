@@ -1,0 +1,381 @@
+//===- lib/IR/LayoutRules.cpp - MPICH's rules for type properties ---------===//
+//
+// Size, bounds and alignment follow MPICH 4.0's dataloop type engine (the
+// one Debian builds), because MPICH is ddtc's oracle and where the MPI
+// standard leaves corner cases open, MPICH's answer is what users see:
+//
+//  - count 0, an oldtype of size 0, or only zero blocklengths give the
+//    "zero-length" type: size, bounds and true bounds 0, alignment 0
+//    (MPII_Type_zerolen); vector and indexed_block with blocklength 0 do
+//    not take that shortcut and keep bounds computed from the oldtype;
+//  - bounds of a block of `n` oldtypes at `disp` are [lb+disp,
+//    ub+disp+extent*(n-1)], mirrored for negative extents
+//    (MPII_DATATYPE_BLOCK_LB_UB); vectors use MPII_DATATYPE_VECTOR_LB_UB;
+//  - true bounds move with the bounds: true_lb = lb + (old.true_lb - old.lb);
+//  - a struct skips zero-blocklength entries for its bounds, takes the
+//    largest alignment of all its entries, and pads its extent up to a
+//    multiple of it (C remainder, so negative extents pad oddly, as MPICH);
+//  - resized sets lb and extent and keeps true bounds and alignment;
+//  - subarray and darray are whatever their expansion (built in the same
+//    way MPICH builds them) is.
+//
+//===----------------------------------------------------------------------===//
+#include "LayoutRules.h"
+
+#include "ddtc/Support/CheckedInt.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace ddtc {
+
+namespace {
+
+/// Collects the first overflow of a layout computation with the field to
+/// blame for it.
+class OverflowGuard {
+public:
+  /// Returns V's value, remembering Field if it overflowed.
+  int64_t take(CheckedInt V, const char *Field) {
+    if (V.overflowed()) {
+      if (!Blame)
+        Blame = Field;
+      return 0;
+    }
+    return V.value();
+  }
+  Error error() const {
+    if (!Blame)
+      return Error::success();
+    return makeError(std::string("field '") + Blame +
+                     "': the type's size or bounds overflow 64 bits");
+  }
+
+private:
+  const char *Blame = nullptr;
+};
+
+/// Bounds of `N` consecutive copies of Old at byte displacement Disp.
+struct Bounds {
+  int64_t Lb, Ub;
+};
+Bounds blockBounds(OverflowGuard &G, const TypeLayout &Old, int64_t N,
+                   int64_t Disp, const char *Field) {
+  CheckedInt Lb = CheckedInt(Old.Lb) + Disp;
+  CheckedInt Ub = CheckedInt(Old.Ub) + Disp;
+  if (N != 0) {
+    CheckedInt Span = CheckedInt(Old.extent()) * (N - 1);
+    if (Old.Ub >= Old.Lb)
+      Ub = Ub + Span;
+    else
+      Lb = Lb + Span;
+  }
+  return {G.take(Lb, Field), G.take(Ub, Field)};
+}
+
+/// True bounds keep their distance to the bounds.
+void setTrueBounds(OverflowGuard &G, TypeLayout &L, const TypeLayout &Old) {
+  L.TrueLb = G.take(CheckedInt(L.Lb) + (CheckedInt(Old.TrueLb) - Old.Lb),
+                    "oldtype");
+  L.TrueUb = G.take(CheckedInt(L.Ub) + (CheckedInt(Old.TrueUb) - Old.Ub),
+                    "oldtype");
+}
+
+std::optional<PredefinedId> uniformOf(const TypeLayout &L) {
+  return L.UniformBasic;
+}
+
+/// Combines the uniform basic types of the non-empty parts of a typemap.
+struct UniformTracker {
+  bool Any = false;
+  bool Mixed = false;
+  std::optional<PredefinedId> Basic;
+  void add(const TypeLayout &Part) {
+    if (Part.Size == 0)
+      return;
+    if (!Any) {
+      Any = true;
+      Basic = uniformOf(Part);
+      Mixed = !Basic;
+      return;
+    }
+    if (Mixed || Basic != uniformOf(Part)) {
+      Mixed = true;
+      Basic.reset();
+    }
+  }
+};
+
+uint64_t toCount(int64_t V) { return static_cast<uint64_t>(V); }
+
+TypeLayout predefinedLayout(PredefinedId Id) {
+  const PredefinedInfo &Info = getPredefinedInfo(Id);
+  TypeLayout L;
+  L.Size = Info.Size;
+  L.Lb = 0;
+  L.Ub = Info.Extent;
+  L.TrueLb = 0;
+  L.Align = Info.Align;
+  L.Elements = Info.NumComponents;
+  std::optional<PredefinedId> Uniform;
+  for (unsigned I = 0; I < Info.NumComponents; ++I) {
+    const PredefinedComponent &C = Info.Components[I];
+    int64_t CSize = getPredefinedInfo(C.Basic).Size;
+    L.TrueUb = std::max(L.TrueUb, C.Offset + CSize);
+    BlockSummary One;
+    One.Count = 1;
+    One.First = One.Last = {C.Offset, CSize};
+    L.Blocks = concatBlocks(L.Blocks, One);
+    if (I == 0)
+      Uniform = C.Basic;
+    else if (Uniform != C.Basic)
+      Uniform.reset();
+  }
+  L.UniformBasic = Uniform;
+  return L;
+}
+
+/// Sum of Counts[i] * Old.Size (and of elements), checked.
+void addData(OverflowGuard &G, TypeLayout &L, int64_t N, const TypeLayout &Old,
+             const char *Field) {
+  L.Size = G.take(CheckedInt(L.Size) + CheckedInt(N) * Old.Size, Field);
+  // Elements never exceed bytes, so once Size is checked this cannot wrap.
+  L.Elements += toCount(N) * Old.Elements;
+}
+
+Expected<TypeLayout> layoutContiguous(int64_t Count, const Type *Old) {
+  const TypeLayout &O = Old->getLayout();
+  TypeLayout L;
+  if (Count == 0 || O.Size == 0)
+    return L;
+  OverflowGuard G;
+  addData(G, L, Count, O, "count");
+  Bounds B = blockBounds(G, O, Count, 0, "count");
+  L.Lb = B.Lb;
+  L.Ub = B.Ub;
+  setTrueBounds(G, L, O);
+  if (Error E = G.error())
+    return E;
+  L.Align = O.Align;
+  L.Blocks = repeatBlocks(O.Blocks, toCount(Count), O.extent());
+  L.UniformBasic = O.UniformBasic;
+  return L;
+}
+
+/// vector and hvector (MPIR_Type_vector + MPII_DATATYPE_VECTOR_LB_UB).
+Expected<TypeLayout> layoutVector(int64_t Count, int64_t BlockLength,
+                                  int64_t Stride, bool ByteStride,
+                                  const Type *Old) {
+  const TypeLayout &O = Old->getLayout();
+  TypeLayout L;
+  if (Count == 0 || O.Size == 0)
+    return L;
+  OverflowGuard G;
+  // MPICH only scales the stride when there is a second block.
+  int64_t EffStride =
+      Count > 1 ? G.take(ByteStride ? CheckedInt(Stride)
+                                    : CheckedInt(Stride) * O.extent(),
+                         "stride")
+                : 0;
+  addData(G, L, G.take(CheckedInt(Count) * BlockLength, "blocklength"), O,
+          "blocklength");
+  CheckedInt Lb = O.Lb, Ub = O.Ub;
+  if (BlockLength != 0) {
+    CheckedInt BlockSpan = CheckedInt(O.extent()) * (BlockLength - 1);
+    CheckedInt StrideSpan = CheckedInt(EffStride) * (Count - 1);
+    (O.extent() >= 0 ? Ub : Lb) = (O.extent() >= 0 ? Ub : Lb) + BlockSpan;
+    (EffStride >= 0 ? Ub : Lb) = (EffStride >= 0 ? Ub : Lb) + StrideSpan;
+  }
+  L.Lb = G.take(Lb, "stride");
+  L.Ub = G.take(Ub, "stride");
+  setTrueBounds(G, L, O);
+  if (Error E = G.error())
+    return E;
+  L.Align = O.Align;
+  L.Blocks = repeatBlocks(repeatBlocks(O.Blocks, toCount(BlockLength),
+                                       O.extent()),
+                          toCount(Count), EffStride);
+  L.UniformBasic = O.UniformBasic;
+  return L;
+}
+
+/// indexed, hindexed, indexed_block and hindexed_block. BlockLengths has one
+/// entry per displacement. ZeroIfNoData selects the indexed behaviour of
+/// returning the zero-length type when every blocklength is 0.
+Expected<TypeLayout> layoutIndexed(std::span<const int64_t> BlockLengths,
+                                   std::span<const int64_t> Displacements,
+                                   bool ByteDisplacement, bool SkipZeroBlocks,
+                                   const Type *Old) {
+  const TypeLayout &O = Old->getLayout();
+  TypeLayout L;
+  size_t N = Displacements.size();
+  if (N == 0 || O.Size == 0)
+    return L;
+  bool AnyData = std::any_of(BlockLengths.begin(), BlockLengths.end(),
+                             [](int64_t B) { return B != 0; });
+  if (SkipZeroBlocks && !AnyData)
+    return L;
+
+  OverflowGuard G;
+  bool First = true;
+  for (size_t I = 0; I < N; ++I) {
+    int64_t Len = BlockLengths[I];
+    if (SkipZeroBlocks && Len == 0)
+      continue;
+    int64_t Disp = ByteDisplacement
+                       ? Displacements[I]
+                       : G.take(CheckedInt(Displacements[I]) * O.extent(),
+                                "displacements");
+    addData(G, L, Len, O, "blocklengths");
+    Bounds B = blockBounds(G, O, Len, Disp, "displacements");
+    L.Lb = First ? B.Lb : std::min(L.Lb, B.Lb);
+    L.Ub = First ? B.Ub : std::max(L.Ub, B.Ub);
+    First = false;
+    if (Len != 0)
+      L.Blocks = concatBlocks(
+          L.Blocks,
+          shiftBlocks(repeatBlocks(O.Blocks, toCount(Len), O.extent()), Disp));
+  }
+  setTrueBounds(G, L, O);
+  if (Error E = G.error())
+    return E;
+  L.Align = O.Align;
+  L.UniformBasic = O.UniformBasic;
+  return L;
+}
+
+/// struct (MPIR_Typerep_create_struct).
+Expected<TypeLayout> layoutStruct(std::span<const int64_t> BlockLengths,
+                                  std::span<const int64_t> Displacements,
+                                  std::span<const Type *const> Types) {
+  TypeLayout L;
+  size_t N = Types.size();
+  if (std::all_of(BlockLengths.begin(), BlockLengths.end(),
+                  [](int64_t B) { return B == 0; }))
+    return L;
+
+  OverflowGuard G;
+  UniformTracker Uniform;
+  bool First = true;
+  for (size_t I = 0; I < N; ++I) {
+    const TypeLayout &O = Types[I]->getLayout();
+    // The alignment counts every entry, even those that are skipped below.
+    L.Align = std::max(L.Align, O.Align);
+    int64_t Len = BlockLengths[I];
+    if (Len == 0)
+      continue;
+    int64_t Disp = Displacements[I];
+    addData(G, L, Len, O, "blocklengths");
+    Bounds B = blockBounds(G, O, Len, Disp, "displacements");
+    int64_t TrueLb = G.take(CheckedInt(B.Lb) + (CheckedInt(O.TrueLb) - O.Lb),
+                            "displacements");
+    int64_t TrueUb = G.take(CheckedInt(B.Ub) + (CheckedInt(O.TrueUb) - O.Ub),
+                            "displacements");
+    L.Lb = First ? B.Lb : std::min(L.Lb, B.Lb);
+    L.Ub = First ? B.Ub : std::max(L.Ub, B.Ub);
+    L.TrueLb = First ? TrueLb : std::min(L.TrueLb, TrueLb);
+    L.TrueUb = First ? TrueUb : std::max(L.TrueUb, TrueUb);
+    First = false;
+    L.Blocks = concatBlocks(
+        L.Blocks,
+        shiftBlocks(repeatBlocks(O.Blocks, toCount(Len), O.extent()), Disp));
+    Uniform.add(O);
+  }
+  int64_t Extent = G.take(CheckedInt(L.Ub) - L.Lb, "displacements");
+  int64_t Epsilon = L.Align > 0 ? Extent % L.Align : 0;
+  if (Epsilon != 0)
+    L.Ub = G.take(CheckedInt(L.Ub) + (L.Align - Epsilon), "displacements");
+  G.take(CheckedInt(L.Ub) - L.Lb, "displacements");
+  if (Error E = G.error())
+    return E;
+  L.UniformBasic = Uniform.Basic;
+  return L;
+}
+
+Expected<TypeLayout> layoutResized(int64_t Lb, int64_t Extent,
+                                   const Type *Old) {
+  TypeLayout L = Old->getLayout();
+  OverflowGuard G;
+  L.Lb = Lb;
+  L.Ub = G.take(CheckedInt(Lb) + Extent, "extent");
+  if (Error E = G.error())
+    return E;
+  return L;
+}
+
+} // namespace
+
+uint64_t getOwnCost(TypeKind K, size_t NumInts, size_t NumOperands) {
+  // One unit per argument of the MPI call, lists counted per element: the
+  // space a description takes, as in Traeff's and Ganian et al.'s models.
+  if (K == TypeKind::Predefined)
+    return 0;
+  return 1 + NumInts + NumOperands;
+}
+
+Expected<TypeLayout> computeLayout(TypeKind K, std::span<const int64_t> Ints,
+                                   std::span<const Type *const> Operands,
+                                   const Type *Expansion) {
+  const KindSpec &Spec = getKindSpec(K);
+  size_t N = Spec.NumLists ? (Ints.size() - Spec.NumScalars) / Spec.NumLists
+                           : 0;
+  auto List = [&](unsigned Index) {
+    return Ints.subspan(Spec.NumScalars + Index * N, N);
+  };
+
+  Expected<TypeLayout> L = TypeLayout();
+  switch (K) {
+  case TypeKind::Predefined:
+    L = predefinedLayout(static_cast<PredefinedId>(Ints[0]));
+    break;
+  case TypeKind::Contiguous:
+    L = layoutContiguous(Ints[0], Operands[0]);
+    break;
+  case TypeKind::Vector:
+  case TypeKind::HVector:
+    L = layoutVector(Ints[0], Ints[1], Ints[2], K == TypeKind::HVector,
+                     Operands[0]);
+    break;
+  case TypeKind::Indexed:
+  case TypeKind::HIndexed:
+    L = layoutIndexed(List(0), List(1), K == TypeKind::HIndexed,
+                      /*SkipZeroBlocks=*/true, Operands[0]);
+    break;
+  case TypeKind::IndexedBlock:
+  case TypeKind::HIndexedBlock: {
+    std::vector<int64_t> Lengths(N, Ints[0]);
+    L = layoutIndexed(Lengths, List(0), K == TypeKind::HIndexedBlock,
+                      /*SkipZeroBlocks=*/false, Operands[0]);
+    break;
+  }
+  case TypeKind::Struct:
+    L = layoutStruct(List(0), List(1), Operands);
+    break;
+  case TypeKind::Resized:
+    L = layoutResized(Ints[0], Ints[1], Operands[0]);
+    break;
+  case TypeKind::Subarray:
+  case TypeKind::Darray:
+    assert(Expansion && "subarray/darray without expansion");
+    L = Expansion->getLayout();
+    break;
+  case TypeKind::Dup:
+    L = Operands[0]->getLayout();
+    break;
+  }
+  if (!L)
+    return L;
+
+  // Depth and cost describe this node's own tree, not the expansion's.
+  unsigned Depth = 0;
+  uint64_t Cost = getOwnCost(K, Ints.size(), Operands.size());
+  for (const Type *Op : Operands) {
+    Depth = std::max(Depth, Op->getLayout().Depth + 1);
+    Cost = saturatingAdd(Cost, Op->getLayout().Cost);
+  }
+  L->Depth = Depth;
+  L->Cost = Cost;
+  return L;
+}
+
+} // namespace ddtc

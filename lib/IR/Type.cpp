@@ -1,0 +1,139 @@
+//===- lib/IR/Type.cpp - Node kinds, field table, node accessors ----------===//
+//
+// The field table says, for every kind, which MPI constructor arguments it
+// has, in format v1 order, and where each lives in the node's generic
+// storage. The JSON reader and writer and the textual printer and parser are
+// all driven by it.
+//
+//===----------------------------------------------------------------------===//
+#include "ddtc/IR/Type.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace ddtc {
+
+std::string_view getKindName(TypeKind K) {
+  switch (K) {
+#define DDTC_TYPE_KIND(Id, Name)                                               \
+  case TypeKind::Id:                                                           \
+    return Name;
+#include "ddtc/IR/TypeKinds.def"
+  }
+  assert(false && "unknown kind");
+  return "";
+}
+
+std::optional<TypeKind> lookupKind(std::string_view Name) {
+#define DDTC_TYPE_KIND(Id, KindName)                                           \
+  if (Name == KindName)                                                        \
+    return TypeKind::Id;
+#include "ddtc/IR/TypeKinds.def"
+  return std::nullopt;
+}
+
+namespace {
+using FS = FieldShape;
+using FV = FieldValue;
+
+constexpr FieldSpec OldType{"oldtype", FS::Type, FV::None, 0};
+
+constexpr FieldSpec NoFields[] = {{"", FS::Scalar, FV::None, 0}};
+constexpr FieldSpec ContiguousFields[] = {{"count", FS::Scalar, FV::Count, 0},
+                                          OldType};
+constexpr FieldSpec VectorFields[] = {{"count", FS::Scalar, FV::Count, 0},
+                                      {"blocklength", FS::Scalar, FV::Count, 1},
+                                      {"stride", FS::Scalar, FV::Signed, 2},
+                                      OldType};
+constexpr FieldSpec IndexedFields[] = {
+    {"blocklengths", FS::List, FV::Count, 0},
+    {"displacements", FS::List, FV::Signed, 1},
+    OldType};
+constexpr FieldSpec IndexedBlockFields[] = {
+    {"blocklength", FS::Scalar, FV::Count, 0},
+    {"displacements", FS::List, FV::Signed, 0},
+    OldType};
+constexpr FieldSpec StructFields[] = {
+    {"blocklengths", FS::List, FV::Count, 0},
+    {"displacements", FS::List, FV::Signed, 1},
+    {"types", FS::TypeList, FV::None, 0}};
+constexpr FieldSpec ResizedFields[] = {{"lb", FS::Scalar, FV::Signed, 0},
+                                       {"extent", FS::Scalar, FV::Signed, 1},
+                                       OldType};
+constexpr FieldSpec SubarrayFields[] = {{"sizes", FS::List, FV::Signed, 0},
+                                        {"subsizes", FS::List, FV::Signed, 1},
+                                        {"starts", FS::List, FV::Signed, 2},
+                                        {"order", FS::Scalar, FV::Order, 0},
+                                        OldType};
+constexpr FieldSpec DarrayFields[] = {{"size", FS::Scalar, FV::Signed, 0},
+                                      {"rank", FS::Scalar, FV::Signed, 1},
+                                      {"gsizes", FS::List, FV::Signed, 0},
+                                      {"distribs", FS::List, FV::Distrib, 1},
+                                      {"dargs", FS::List, FV::Darg, 2},
+                                      {"psizes", FS::List, FV::Signed, 3},
+                                      {"order", FS::Scalar, FV::Order, 2},
+                                      OldType};
+constexpr FieldSpec DupFields[] = {OldType};
+
+constexpr KindSpec Specs[] = {
+    {TypeKind::Predefined, 1, 0, std::span(NoFields, 0)},
+    {TypeKind::Contiguous, 1, 0, ContiguousFields},
+    {TypeKind::Vector, 3, 0, VectorFields},
+    {TypeKind::HVector, 3, 0, VectorFields},
+    {TypeKind::Indexed, 0, 2, IndexedFields},
+    {TypeKind::HIndexed, 0, 2, IndexedFields},
+    {TypeKind::IndexedBlock, 1, 1, IndexedBlockFields},
+    {TypeKind::HIndexedBlock, 1, 1, IndexedBlockFields},
+    {TypeKind::Struct, 0, 2, StructFields},
+    {TypeKind::Resized, 2, 0, ResizedFields},
+    {TypeKind::Subarray, 1, 3, SubarrayFields},
+    {TypeKind::Darray, 3, 4, DarrayFields},
+    {TypeKind::Dup, 0, 0, DupFields},
+};
+} // namespace
+
+const KindSpec &getKindSpec(TypeKind K) {
+  const KindSpec &S = Specs[static_cast<unsigned>(K)];
+  assert(S.Kind == K && "field table out of order");
+  return S;
+}
+
+int64_t BlockSummary::minLength() const {
+  if (Count == 0)
+    return 0;
+  int64_t M = std::min(First.Length, Last.Length);
+  return Count >= 3 ? std::min(M, MiddleMin) : M;
+}
+
+int64_t BlockSummary::maxLength() const {
+  if (Count == 0)
+    return 0;
+  int64_t M = std::max(First.Length, Last.Length);
+  return Count >= 3 ? std::max(M, MiddleMax) : M;
+}
+
+size_t Type::getListLength() const {
+  const KindSpec &S = getKindSpec(Kind);
+  if (S.NumLists == 0)
+    return 0;
+  return (Ints.size() - S.NumScalars) / S.NumLists;
+}
+
+std::span<const int64_t> Type::getList(unsigned Index) const {
+  const KindSpec &S = getKindSpec(Kind);
+  assert(Index < S.NumLists && "no such list");
+  size_t N = getListLength();
+  return std::span<const int64_t>(Ints).subspan(S.NumScalars + Index * N, N);
+}
+
+const Type *Type::getOldType() const {
+  assert(Kind != TypeKind::Struct && Kind != TypeKind::Predefined &&
+         "kind has no single oldtype");
+  return Operands[0];
+}
+
+int64_t VectorType::getByteStride() const {
+  return isByteStride() ? getStride() : getStride() * getOldType()->extent();
+}
+
+} // namespace ddtc

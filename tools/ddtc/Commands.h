@@ -1,0 +1,32 @@
+//===- tools/ddtc/Commands.h - The ddtc subcommands -------------*- C++ -*-===//
+//
+// Each subcommand is a function returning the process exit status:
+// 0 success, 1 bad input (diagnostic already printed), 2 bad usage.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_TOOLS_DDTC_COMMANDS_H
+#define DDTC_TOOLS_DDTC_COMMANDS_H
+
+#include <string>
+
+namespace ddtc {
+
+constexpr int ExitSuccess = 0;
+constexpr int ExitBadInput = 1;
+constexpr int ExitUsage = 2;
+
+enum class ReportFormat { Text, Json };
+
+struct AnalyzeOptions {
+  std::string InputPath;
+  ReportFormat Format = ReportFormat::Text;
+};
+
+int runAnalyze(const AnalyzeOptions &Options);
+
+/// Prints "error: MESSAGE" on stderr.
+void reportError(const std::string &Message);
+
+} // namespace ddtc
+
+#endif // DDTC_TOOLS_DDTC_COMMANDS_H

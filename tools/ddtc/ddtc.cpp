@@ -1,0 +1,52 @@
+//===- tools/ddtc/ddtc.cpp - The ddtc driver ------------------------------===//
+//
+// Parses the command line and dispatches to a subcommand. Usage errors exit
+// with status 2, bad input with status 1 (see Commands.h).
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <map>
+
+namespace ddtc {
+void reportError(const std::string &Message) {
+  std::fprintf(stderr, "error: %s\n", Message.c_str());
+}
+} // namespace ddtc
+
+int main(int argc, char **argv) {
+  using namespace ddtc;
+  CLI::App App{"ddtc: a compiler for MPI derived datatypes"};
+  App.require_subcommand(1);
+  App.set_version_flag("--version", "ddtc 0.1.0");
+
+  AnalyzeOptions Analyze;
+  CLI::App *AnalyzeCmd = App.add_subcommand(
+      "analyze", "report size, bounds, blocks, depth and cost of each type");
+  AnalyzeCmd->add_option("FILE", Analyze.InputPath,
+                         "description file (format v1) or trace")
+      ->required();
+  std::map<std::string, ReportFormat> Formats{{"text", ReportFormat::Text},
+                                              {"json", ReportFormat::Json}};
+  AnalyzeCmd
+      ->add_option("--format", Analyze.Format, "report format: text or json")
+      ->transform(CLI::CheckedTransformer(Formats, CLI::ignore_case));
+
+  try {
+    App.parse(argc, argv);
+  } catch (const CLI::CallForHelp &E) {
+    return App.exit(E);
+  } catch (const CLI::CallForVersion &E) {
+    return App.exit(E);
+  } catch (const CLI::ParseError &E) {
+    App.exit(E);
+    return ExitUsage;
+  }
+
+  if (AnalyzeCmd->parsed())
+    return runAnalyze(Analyze);
+  return ExitUsage;
+}
