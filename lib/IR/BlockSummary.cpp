@@ -85,6 +85,8 @@ BlockSummary concatBlocks(const BlockSummary &A, const BlockSummary &B) {
 }
 
 BlockSummary shiftBlocks(const BlockSummary &A, int64_t Delta) {
+  if (A.Count == 0)
+    return A; // unused fields stay zero, so that summaries compare by value
   BlockSummary R = A;
   R.First.Offset = wrapAdd(R.First.Offset, Delta);
   R.Last.Offset = wrapAdd(R.Last.Offset, Delta);

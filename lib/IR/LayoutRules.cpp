@@ -1,23 +1,30 @@
 //===- lib/IR/LayoutRules.cpp - MPICH's rules for type properties ---------===//
 //
-// Size, bounds and alignment follow MPICH 4.0's dataloop type engine (the
-// one Debian builds), because MPICH is ddtc's oracle and where the MPI
-// standard leaves corner cases open, MPICH's answer is what users see:
+// Size, bounds and alignment follow MPICH 4.0.2 as Debian builds it, whose
+// type engine is Yaksa (the revision MPICH 4.0.2 bundles), because MPICH is
+// ddtc's oracle and where the MPI standard leaves corner cases open,
+// MPICH's answer is what users see. The rules, each checked against MPICH
+// by test/MPI:
 //
-//  - count 0, an oldtype of size 0, or only zero blocklengths give the
-//    "zero-length" type: size, bounds and true bounds 0, alignment 0
-//    (MPII_Type_zerolen); vector and indexed_block with blocklength 0 do
-//    not take that shortcut and keep bounds computed from the oldtype;
-//  - bounds of a block of `n` oldtypes at `disp` are [lb+disp,
-//    ub+disp+extent*(n-1)], mirrored for negative extents
-//    (MPII_DATATYPE_BLOCK_LB_UB); vectors use MPII_DATATYPE_VECTOR_LB_UB;
-//  - true bounds move with the bounds: true_lb = lb + (old.true_lb - old.lb);
-//  - a struct skips zero-blocklength entries for its bounds, takes the
-//    largest alignment of all its entries, and pads its extent up to a
-//    multiple of it (C remainder, so negative extents pad oddly, as MPICH);
-//  - resized sets lb and extent and keeps true bounds and alignment;
-//  - subarray and darray are whatever their expansion (built in the same
-//    way MPICH builds them) is.
+//  - Zero-length type (MPII_Type_zerolen / YAKSA_TYPE__NULL): size, bounds
+//    and true bounds 0, alignment 1. Produced by count 0 or a zero-size
+//    oldtype in every constructor but resized, by indexed and struct with
+//    only zero blocklengths, and by a struct of total size 0.
+//  - A block of n >= 0 oldtypes at byte displacement d spans
+//    [d + lb, d + ub + extent * (n - 1)] (mirrored for extent <= 0). The
+//    formula is applied as is for n = 0 where MPICH applies it: vector and
+//    indexed_block with blocklength 0 keep such "negative" bounds, while
+//    indexed and struct skip zero-blocklength entries.
+//  - vector/hvector: lb = old.lb + min(0, stride * (count - 1)) + (extent
+//    < 0 ? extent * (blocklength - 1) : 0), ub symmetric.
+//  - True bounds keep their distance to the bounds: true_lb = lb +
+//    (old.true_lb - old.lb).
+//  - struct: the largest alignment of the non-skipped entries pads the
+//    extent to a multiple of it -- unless every entry has the same type, in
+//    which case Yaksa builds an hindexed and adds no padding.
+//  - resized sets lb and extent and keeps true bounds and alignment.
+//  - subarray and darray are whatever their expansion (built the way MPICH
+//    builds them, see TypeContext.cpp) is.
 //
 //===----------------------------------------------------------------------===//
 #include "LayoutRules.h"
@@ -55,7 +62,8 @@ private:
   const char *Blame = nullptr;
 };
 
-/// Bounds of `N` consecutive copies of Old at byte displacement Disp.
+/// Bounds of `N` consecutive copies of Old at byte displacement Disp
+/// (Yaksa's formula for a block of an hindexed or a struct).
 struct Bounds {
   int64_t Lb, Ub;
 };
@@ -63,13 +71,12 @@ Bounds blockBounds(OverflowGuard &G, const TypeLayout &Old, int64_t N,
                    int64_t Disp, const char *Field) {
   CheckedInt Lb = CheckedInt(Old.Lb) + Disp;
   CheckedInt Ub = CheckedInt(Old.Ub) + Disp;
-  if (N != 0) {
-    CheckedInt Span = CheckedInt(Old.extent()) * (N - 1);
-    if (Old.Ub >= Old.Lb)
-      Ub = Ub + Span;
-    else
-      Lb = Lb + Span;
-  }
+  // Applied for N = 0 too (a "span" of minus one extent), as Yaksa does.
+  CheckedInt Span = CheckedInt(Old.extent()) * (N - 1);
+  if (Old.extent() > 0)
+    Ub = Ub + Span;
+  else
+    Lb = Lb + Span;
   return {G.take(Lb, Field), G.take(Ub, Field)};
 }
 
@@ -107,6 +114,13 @@ struct UniformTracker {
 };
 
 uint64_t toCount(int64_t V) { return static_cast<uint64_t>(V); }
+
+/// MPICH's zero-length type.
+TypeLayout zeroLength() {
+  TypeLayout L;
+  L.Align = 1;
+  return L;
+}
 
 TypeLayout predefinedLayout(PredefinedId Id) {
   const PredefinedInfo &Info = getPredefinedInfo(Id);
@@ -147,7 +161,7 @@ Expected<TypeLayout> layoutContiguous(int64_t Count, const Type *Old) {
   const TypeLayout &O = Old->getLayout();
   TypeLayout L;
   if (Count == 0 || O.Size == 0)
-    return L;
+    return zeroLength();
   OverflowGuard G;
   addData(G, L, Count, O, "count");
   Bounds B = blockBounds(G, O, Count, 0, "count");
@@ -162,16 +176,16 @@ Expected<TypeLayout> layoutContiguous(int64_t Count, const Type *Old) {
   return L;
 }
 
-/// vector and hvector (MPIR_Type_vector + MPII_DATATYPE_VECTOR_LB_UB).
+/// vector and hvector (yaksi_type_create_hvector).
 Expected<TypeLayout> layoutVector(int64_t Count, int64_t BlockLength,
                                   int64_t Stride, bool ByteStride,
                                   const Type *Old) {
   const TypeLayout &O = Old->getLayout();
   TypeLayout L;
   if (Count == 0 || O.Size == 0)
-    return L;
+    return zeroLength();
   OverflowGuard G;
-  // MPICH only scales the stride when there is a second block.
+  // The stride only matters when there is a second block.
   int64_t EffStride =
       Count > 1 ? G.take(ByteStride ? CheckedInt(Stride)
                                     : CheckedInt(Stride) * O.extent(),
@@ -179,13 +193,17 @@ Expected<TypeLayout> layoutVector(int64_t Count, int64_t BlockLength,
                 : 0;
   addData(G, L, G.take(CheckedInt(Count) * BlockLength, "blocklength"), O,
           "blocklength");
+  CheckedInt StrideSpan = CheckedInt(EffStride) * (Count - 1);
+  CheckedInt BlockSpan = CheckedInt(O.extent()) * (BlockLength - 1);
   CheckedInt Lb = O.Lb, Ub = O.Ub;
-  if (BlockLength != 0) {
-    CheckedInt BlockSpan = CheckedInt(O.extent()) * (BlockLength - 1);
-    CheckedInt StrideSpan = CheckedInt(EffStride) * (Count - 1);
-    (O.extent() >= 0 ? Ub : Lb) = (O.extent() >= 0 ? Ub : Lb) + BlockSpan;
-    (EffStride >= 0 ? Ub : Lb) = (EffStride >= 0 ? Ub : Lb) + StrideSpan;
-  }
+  if (EffStride < 0)
+    Lb = Lb + StrideSpan;
+  else
+    Ub = Ub + StrideSpan;
+  if (O.extent() < 0)
+    Lb = Lb + BlockSpan;
+  else
+    Ub = Ub + BlockSpan;
   L.Lb = G.take(Lb, "stride");
   L.Ub = G.take(Ub, "stride");
   setTrueBounds(G, L, O);
@@ -200,8 +218,9 @@ Expected<TypeLayout> layoutVector(int64_t Count, int64_t BlockLength,
 }
 
 /// indexed, hindexed, indexed_block and hindexed_block. BlockLengths has one
-/// entry per displacement. ZeroIfNoData selects the indexed behaviour of
-/// returning the zero-length type when every blocklength is 0.
+/// entry per displacement. SkipZeroBlocks selects the (h)indexed behaviour:
+/// zero blocklengths do not count for the bounds, and only zero blocklengths
+/// give the zero-length type.
 Expected<TypeLayout> layoutIndexed(std::span<const int64_t> BlockLengths,
                                    std::span<const int64_t> Displacements,
                                    bool ByteDisplacement, bool SkipZeroBlocks,
@@ -210,11 +229,11 @@ Expected<TypeLayout> layoutIndexed(std::span<const int64_t> BlockLengths,
   TypeLayout L;
   size_t N = Displacements.size();
   if (N == 0 || O.Size == 0)
-    return L;
+    return zeroLength();
   bool AnyData = std::any_of(BlockLengths.begin(), BlockLengths.end(),
                              [](int64_t B) { return B != 0; });
   if (SkipZeroBlocks && !AnyData)
-    return L;
+    return zeroLength();
 
   OverflowGuard G;
   bool First = true;
@@ -244,28 +263,36 @@ Expected<TypeLayout> layoutIndexed(std::span<const int64_t> BlockLengths,
   return L;
 }
 
-/// struct (MPIR_Typerep_create_struct).
+/// struct (yaksi_type_create_struct).
 Expected<TypeLayout> layoutStruct(std::span<const int64_t> BlockLengths,
                                   std::span<const int64_t> Displacements,
                                   std::span<const Type *const> Types) {
-  TypeLayout L;
   size_t N = Types.size();
-  if (std::all_of(BlockLengths.begin(), BlockLengths.end(),
-                  [](int64_t B) { return B == 0; }))
-    return L;
+  // Yaksa turns a struct of one type into an hindexed: no padding.
+  if (N > 0 && std::all_of(Types.begin(), Types.end(),
+                           [&](const Type *T) { return T == Types[0]; }))
+    return layoutIndexed(BlockLengths, Displacements,
+                         /*ByteDisplacement=*/true, /*SkipZeroBlocks=*/true,
+                         Types[0]);
 
+  TypeLayout L;
   OverflowGuard G;
+  for (size_t I = 0; I < N; ++I)
+    addData(G, L, BlockLengths[I], Types[I]->getLayout(), "blocklengths");
+  if (Error E = G.error())
+    return E;
+  if (L.Size == 0)
+    return zeroLength();
+
   UniformTracker Uniform;
   bool First = true;
   for (size_t I = 0; I < N; ++I) {
     const TypeLayout &O = Types[I]->getLayout();
-    // The alignment counts every entry, even those that are skipped below.
-    L.Align = std::max(L.Align, O.Align);
     int64_t Len = BlockLengths[I];
     if (Len == 0)
       continue;
+    L.Align = std::max(L.Align, O.Align);
     int64_t Disp = Displacements[I];
-    addData(G, L, Len, O, "blocklengths");
     Bounds B = blockBounds(G, O, Len, Disp, "displacements");
     int64_t TrueLb = G.take(CheckedInt(B.Lb) + (CheckedInt(O.TrueLb) - O.Lb),
                             "displacements");
@@ -281,6 +308,7 @@ Expected<TypeLayout> layoutStruct(std::span<const int64_t> BlockLengths,
         shiftBlocks(repeatBlocks(O.Blocks, toCount(Len), O.extent()), Disp));
     Uniform.add(O);
   }
+  // Pad the extent to the alignment; C's remainder, as in Yaksa.
   int64_t Extent = G.take(CheckedInt(L.Ub) - L.Lb, "displacements");
   int64_t Epsilon = L.Align > 0 ? Extent % L.Align : 0;
   if (Epsilon != 0)
@@ -296,6 +324,7 @@ Expected<TypeLayout> layoutResized(int64_t Lb, int64_t Extent,
                                    const Type *Old) {
   TypeLayout L = Old->getLayout();
   OverflowGuard G;
+  // Yaksa makes a resize to the old bounds a dup; same layout either way.
   L.Lb = Lb;
   L.Ub = G.take(CheckedInt(Lb) + Extent, "extent");
   if (Error E = G.error())

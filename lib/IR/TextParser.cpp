@@ -81,8 +81,11 @@ private:
           return E;
       First = false;
       skipSpace();
-      if (word() != F.Name)
+      size_t FieldStart = Pos;
+      if (word() != F.Name) {
+        Pos = FieldStart;
         return error("expected field '" + std::string(F.Name) + "'");
+      }
       if (Error E = expect('='))
         return E;
       switch (F.Shape) {

@@ -160,6 +160,8 @@ bool TypemapWalker::step(TypemapRun &Run) {
 bool TypemapWalker::next(TypemapRun &Run) {
   TypemapRun Raw;
   while (step(Raw)) {
+    if (Mode == WalkMode::Bytes)
+      Raw.Basic = PredefinedId::Byte;
     if (!HavePending) {
       Pending = Raw;
       HavePending = true;

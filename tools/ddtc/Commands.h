@@ -24,6 +24,14 @@ struct AnalyzeOptions {
 
 int runAnalyze(const AnalyzeOptions &Options);
 
+struct PrintOptions {
+  std::string InputPath;
+  ReportFormat Format = ReportFormat::Text;
+};
+
+/// `ddtc print`: converts between format v1 and the textual IR.
+int runPrint(const PrintOptions &Options);
+
 /// Prints "error: MESSAGE" on stderr.
 void reportError(const std::string &Message);
 

@@ -35,6 +35,15 @@ int main(int argc, char **argv) {
       ->add_option("--format", Analyze.Format, "report format: text or json")
       ->transform(CLI::CheckedTransformer(Formats, CLI::ignore_case));
 
+  PrintOptions Print;
+  CLI::App *PrintCmd = App.add_subcommand(
+      "print", "convert a description between format v1 and the textual IR");
+  PrintCmd->add_option("FILE", Print.InputPath,
+                       "description file (.json) or textual IR (.ddt)")
+      ->required();
+  PrintCmd->add_option("--format", Print.Format, "output: text or json")
+      ->transform(CLI::CheckedTransformer(Formats, CLI::ignore_case));
+
   try {
     App.parse(argc, argv);
   } catch (const CLI::CallForHelp &E) {
@@ -48,5 +57,7 @@ int main(int argc, char **argv) {
 
   if (AnalyzeCmd->parsed())
     return runAnalyze(Analyze);
+  if (PrintCmd->parsed())
+    return runPrint(Print);
   return ExitUsage;
 }

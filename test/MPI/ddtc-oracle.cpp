@@ -1,0 +1,697 @@
+//===- test/MPI/ddtc-oracle.cpp - Compare ddtc's types with MPICH ---------===//
+//
+// The differential oracle of ddtc's IR. For every type it builds the same
+// type with real MPI constructor calls, commits it, and compares what MPICH
+// says with what ddtc computes:
+//
+//   size         MPI_Type_size_x             vs Type::size()
+//   lb, extent   MPI_Type_get_extent_x       vs Type::lb(), extent()
+//   true_lb, true_extent
+//                MPI_Type_get_true_extent_x  vs Type::trueLb(), trueExtent()
+//   packed-size  the position MPI_Pack_c reaches vs packTypemap's result
+//   pack         the bytes MPI_Pack_c writes vs packTypemap, byte for byte,
+//                for counts 1, 2 and 3, from a buffer with a pattern that
+//                differs at every byte the typemap may touch
+//
+// Usage:
+//   ddtc-oracle FILE...                    every named type of the
+//                                          description files (format v1)
+//   ddtc-oracle --random N --seed S [--max-depth D]
+//                                          N random types (RandomType.h),
+//                                          named random0, random1, ...
+//
+// Output, deterministic: one line per type, `ok NAME` or one
+// `MISMATCH NAME: PROPERTY mpich=V ddtc=V` line per differing property (in
+// --random mode only the mismatching types are printed, each followed by
+// its textual form so that it can be reproduced), then the summary
+// `oracle: N types, M mismatches` where M counts the types with at least
+// one differing property. With several files a name is printed as
+// FILE:NAME (the file's base name). Exit status 0 when everything agrees,
+// 1 on a mismatch or an error (a file that does not read, MPICH refusing
+// a type ddtc accepted), 2 on bad usage.
+//
+// MPI_LONG_DOUBLE: x86-64's long double has 10 value bytes and 6 bytes of
+// padding. Checked empirically with MPICH 4.0.2 as Debian builds it (ch4,
+// whose datatype engine is yaksa): MPI_Pack leaves the 6 padding bytes of
+// every MPI_LONG_DOUBLE, and of each half of MPI_C_LONG_DOUBLE_COMPLEX,
+// unwritten when it packs them element by element (a vector of long
+// doubles: yaksa's typed kernels copy with a long double load and store,
+// 10 bytes), but copies all 16 bytes when the type is contiguous (one
+// memcpy). So the packed streams are compared on value bytes only: the
+// padding bytes (PredefinedInfo::PadMask, found by a WalkMode::Typed walk)
+// are skipped, inside MPI_LONG_DOUBLE_INT too. --no-pad-mask compares every
+// byte, to see that behaviour.
+//
+//===----------------------------------------------------------------------===//
+#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/IR/Module.h"
+#include "ddtc/IR/TextForm.h"
+#include "ddtc/IR/TypeContext.h"
+#include "ddtc/IR/TypemapWalker.h"
+#include "ddtc/IR/Verifier.h"
+#include "ddtc/Testing/RandomType.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace ddtc;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Predefined handles
+//===----------------------------------------------------------------------===//
+
+struct NamedHandle {
+  const char *Name;
+  MPI_Datatype Handle;
+};
+
+// Every name of Predefined.def with its MPICH handle. The table is checked
+// against Predefined.def at startup.
+const NamedHandle PredefinedHandles[] = {
+    {"MPI_CHAR", MPI_CHAR},
+    {"MPI_SIGNED_CHAR", MPI_SIGNED_CHAR},
+    {"MPI_UNSIGNED_CHAR", MPI_UNSIGNED_CHAR},
+    {"MPI_WCHAR", MPI_WCHAR},
+    {"MPI_SHORT", MPI_SHORT},
+    {"MPI_UNSIGNED_SHORT", MPI_UNSIGNED_SHORT},
+    {"MPI_INT", MPI_INT},
+    {"MPI_UNSIGNED", MPI_UNSIGNED},
+    {"MPI_LONG", MPI_LONG},
+    {"MPI_UNSIGNED_LONG", MPI_UNSIGNED_LONG},
+    {"MPI_LONG_LONG_INT", MPI_LONG_LONG_INT},
+    {"MPI_UNSIGNED_LONG_LONG", MPI_UNSIGNED_LONG_LONG},
+    {"MPI_C_BOOL", MPI_C_BOOL},
+    {"MPI_INT8_T", MPI_INT8_T},
+    {"MPI_INT16_T", MPI_INT16_T},
+    {"MPI_INT32_T", MPI_INT32_T},
+    {"MPI_INT64_T", MPI_INT64_T},
+    {"MPI_UINT8_T", MPI_UINT8_T},
+    {"MPI_UINT16_T", MPI_UINT16_T},
+    {"MPI_UINT32_T", MPI_UINT32_T},
+    {"MPI_UINT64_T", MPI_UINT64_T},
+    {"MPI_AINT", MPI_AINT},
+    {"MPI_OFFSET", MPI_OFFSET},
+    {"MPI_COUNT", MPI_COUNT},
+    {"MPI_FLOAT", MPI_FLOAT},
+    {"MPI_DOUBLE", MPI_DOUBLE},
+    {"MPI_LONG_DOUBLE", MPI_LONG_DOUBLE},
+    {"MPI_C_COMPLEX", MPI_C_COMPLEX},
+    {"MPI_C_DOUBLE_COMPLEX", MPI_C_DOUBLE_COMPLEX},
+    {"MPI_C_LONG_DOUBLE_COMPLEX", MPI_C_LONG_DOUBLE_COMPLEX},
+    {"MPI_BYTE", MPI_BYTE},
+    {"MPI_PACKED", MPI_PACKED},
+    {"MPI_INTEGER", MPI_INTEGER},
+    {"MPI_REAL", MPI_REAL},
+    {"MPI_DOUBLE_PRECISION", MPI_DOUBLE_PRECISION},
+    {"MPI_COMPLEX", MPI_COMPLEX},
+    {"MPI_DOUBLE_COMPLEX", MPI_DOUBLE_COMPLEX},
+    {"MPI_LOGICAL", MPI_LOGICAL},
+    {"MPI_CHARACTER", MPI_CHARACTER},
+    {"MPI_FLOAT_INT", MPI_FLOAT_INT},
+    {"MPI_DOUBLE_INT", MPI_DOUBLE_INT},
+    {"MPI_LONG_INT", MPI_LONG_INT},
+    {"MPI_2INT", MPI_2INT},
+    {"MPI_SHORT_INT", MPI_SHORT_INT},
+    {"MPI_LONG_DOUBLE_INT", MPI_LONG_DOUBLE_INT},
+};
+
+/// Handles indexed by PredefinedId; empty if a name has no handle.
+std::vector<MPI_Datatype> makeHandleTable(std::string &Missing) {
+  std::vector<MPI_Datatype> Table(NumPredefined, MPI_DATATYPE_NULL);
+  for (unsigned I = 0; I < NumPredefined; ++I) {
+    std::string_view Name = getPredefinedInfo(static_cast<PredefinedId>(I)).Name;
+    for (const NamedHandle &H : PredefinedHandles)
+      if (Name == H.Name)
+        Table[I] = H.Handle;
+    if (Table[I] == MPI_DATATYPE_NULL)
+      Missing += (Missing.empty() ? "" : ", ") + std::string(Name);
+  }
+  return Table;
+}
+
+std::string mpiErrorString(int Code) {
+  char Buf[MPI_MAX_ERROR_STRING];
+  int Len = 0;
+  MPI_Error_string(Code, Buf, &Len);
+  std::string S(Buf, static_cast<size_t>(Len));
+  for (char &C : S)
+    if (C == '\n')
+      C = ' ';
+  return S;
+}
+
+//===----------------------------------------------------------------------===//
+// Building a ddtc type with MPI calls
+//===----------------------------------------------------------------------===//
+
+/// A datatype handle that frees itself unless it is predefined.
+class Handle {
+public:
+  Handle() = default;
+  Handle(MPI_Datatype H, bool Owned) : H(H), Owned(Owned) {}
+  Handle(const Handle &) = delete;
+  Handle &operator=(const Handle &) = delete;
+  Handle(Handle &&O) noexcept : H(O.H), Owned(O.Owned) { O.Owned = false; }
+  Handle &operator=(Handle &&O) noexcept {
+    reset();
+    H = O.H;
+    Owned = O.Owned;
+    O.Owned = false;
+    return *this;
+  }
+  ~Handle() { reset(); }
+  MPI_Datatype get() const { return H; }
+  void reset() {
+    if (Owned)
+      MPI_Type_free(&H);
+    Owned = false;
+    H = MPI_DATATYPE_NULL;
+  }
+
+private:
+  MPI_Datatype H = MPI_DATATYPE_NULL;
+  bool Owned = false;
+};
+
+class MpiBuilder {
+public:
+  explicit MpiBuilder(const std::vector<MPI_Datatype> &Predefined)
+      : Predefined(Predefined) {}
+
+  /// Builds T (not committed). On failure, Err names the MPI call and
+  /// MPICH's message.
+  std::optional<Handle> build(const Type *T, std::string &Err);
+
+private:
+  std::optional<Handle> fail(std::string &Err, const char *Call, int Code) {
+    Err = std::string(Call) + ": " + mpiErrorString(Code);
+    return std::nullopt;
+  }
+  static std::vector<MPI_Count> counts(std::span<const int64_t> L) {
+    return std::vector<MPI_Count>(L.begin(), L.end());
+  }
+  static bool toInt(int64_t V, int &Out) {
+    if (V < INT_MIN || V > INT_MAX)
+      return false;
+    Out = static_cast<int>(V);
+    return true;
+  }
+
+  const std::vector<MPI_Datatype> &Predefined;
+};
+
+int mpiOrder(ArrayOrder O) {
+  return O == ArrayOrder::C ? MPI_ORDER_C : MPI_ORDER_FORTRAN;
+}
+
+int mpiDistrib(int64_t D) {
+  switch (static_cast<Distribution>(D)) {
+  case Distribution::Block:
+    return MPI_DISTRIBUTE_BLOCK;
+  case Distribution::Cyclic:
+    return MPI_DISTRIBUTE_CYCLIC;
+  case Distribution::None:
+    return MPI_DISTRIBUTE_NONE;
+  }
+  return -1;
+}
+
+std::optional<Handle> MpiBuilder::build(const Type *T, std::string &Err) {
+  if (auto *P = dyn_cast<PredefinedType>(T))
+    return Handle(Predefined[static_cast<unsigned>(P->getId())], false);
+
+  // Operands first; they are freed when this function returns, after the
+  // new type holds its own references to them.
+  std::vector<Handle> Ops;
+  std::vector<MPI_Datatype> OpHandles;
+  for (const Type *Op : T->getOperands()) {
+    std::optional<Handle> H = build(Op, Err);
+    if (!H)
+      return std::nullopt;
+    OpHandles.push_back(H->get());
+    Ops.push_back(std::move(*H));
+  }
+
+  MPI_Datatype New = MPI_DATATYPE_NULL;
+  int Rc = MPI_SUCCESS;
+  const char *Call = "";
+  switch (T->getKind()) {
+  case TypeKind::Predefined:
+    break;
+  case TypeKind::Contiguous:
+    Call = "MPI_Type_contiguous_c";
+    Rc = MPI_Type_contiguous_c(cast<ContiguousType>(T)->getCount(),
+                               OpHandles[0], &New);
+    break;
+  case TypeKind::Vector: {
+    auto *V = cast<VectorType>(T);
+    Call = "MPI_Type_vector_c";
+    Rc = MPI_Type_vector_c(V->getCount(), V->getBlockLength(), V->getStride(),
+                           OpHandles[0], &New);
+    break;
+  }
+  case TypeKind::HVector: {
+    auto *V = cast<VectorType>(T);
+    Call = "MPI_Type_create_hvector_c";
+    Rc = MPI_Type_create_hvector_c(V->getCount(), V->getBlockLength(),
+                                   V->getStride(), OpHandles[0], &New);
+    break;
+  }
+  case TypeKind::Indexed:
+  case TypeKind::HIndexed: {
+    auto *I = cast<IndexedType>(T);
+    std::vector<MPI_Count> Lengths = counts(I->getBlockLengths());
+    std::vector<MPI_Count> Disps = counts(I->getDisplacements());
+    MPI_Count N = static_cast<MPI_Count>(Lengths.size());
+    if (I->isByteDisplacement()) {
+      Call = "MPI_Type_create_hindexed_c";
+      Rc = MPI_Type_create_hindexed_c(N, Lengths.data(), Disps.data(),
+                                      OpHandles[0], &New);
+    } else {
+      Call = "MPI_Type_indexed_c";
+      Rc = MPI_Type_indexed_c(N, Lengths.data(), Disps.data(), OpHandles[0],
+                              &New);
+    }
+    break;
+  }
+  case TypeKind::IndexedBlock:
+  case TypeKind::HIndexedBlock: {
+    auto *I = cast<IndexedBlockType>(T);
+    std::vector<MPI_Count> Disps = counts(I->getDisplacements());
+    MPI_Count N = static_cast<MPI_Count>(Disps.size());
+    if (I->isByteDisplacement()) {
+      Call = "MPI_Type_create_hindexed_block_c";
+      Rc = MPI_Type_create_hindexed_block_c(N, I->getBlockLength(),
+                                            Disps.data(), OpHandles[0], &New);
+    } else {
+      Call = "MPI_Type_create_indexed_block_c";
+      Rc = MPI_Type_create_indexed_block_c(N, I->getBlockLength(),
+                                           Disps.data(), OpHandles[0], &New);
+    }
+    break;
+  }
+  case TypeKind::Struct: {
+    auto *S = cast<StructType>(T);
+    std::vector<MPI_Count> Lengths = counts(S->getBlockLengths());
+    std::vector<MPI_Count> Disps = counts(S->getDisplacements());
+    Call = "MPI_Type_create_struct_c";
+    Rc = MPI_Type_create_struct_c(static_cast<MPI_Count>(Lengths.size()),
+                                  Lengths.data(), Disps.data(),
+                                  OpHandles.data(), &New);
+    break;
+  }
+  case TypeKind::Resized: {
+    auto *R = cast<ResizedType>(T);
+    Call = "MPI_Type_create_resized_c";
+    Rc = MPI_Type_create_resized_c(OpHandles[0], R->getNewLb(),
+                                   R->getNewExtent(), &New);
+    break;
+  }
+  case TypeKind::Subarray: {
+    auto *S = cast<SubarrayType>(T);
+    std::vector<MPI_Count> Sizes = counts(S->getSizes());
+    std::vector<MPI_Count> Subsizes = counts(S->getSubsizes());
+    std::vector<MPI_Count> Starts = counts(S->getStarts());
+    Call = "MPI_Type_create_subarray_c";
+    Rc = MPI_Type_create_subarray_c(static_cast<int>(Sizes.size()),
+                                    Sizes.data(), Subsizes.data(),
+                                    Starts.data(), mpiOrder(S->getOrder()),
+                                    OpHandles[0], &New);
+    break;
+  }
+  case TypeKind::Darray: {
+    auto *D = cast<DarrayType>(T);
+    std::vector<MPI_Count> Gsizes = counts(D->getGsizes());
+    size_t N = Gsizes.size();
+    std::vector<int> Distribs(N), Dargs(N), Psizes(N);
+    int Size = 0, Rank = 0;
+    bool Fits = toInt(D->getCommSize(), Size) && toInt(D->getRank(), Rank);
+    for (size_t I = 0; I < N; ++I) {
+      Distribs[I] = mpiDistrib(D->getDistribs()[I]);
+      int64_t Darg = D->getDargs()[I];
+      if (Darg == DefaultDarg)
+        Dargs[I] = MPI_DISTRIBUTE_DFLT_DARG;
+      else
+        Fits = Fits && toInt(Darg, Dargs[I]);
+      Fits = Fits && toInt(D->getPsizes()[I], Psizes[I]);
+    }
+    if (!Fits) {
+      Err = "MPI_Type_create_darray_c: size, rank, dargs or psizes do not "
+            "fit an int";
+      return std::nullopt;
+    }
+    Call = "MPI_Type_create_darray_c";
+    Rc = MPI_Type_create_darray_c(Size, Rank, static_cast<int>(N),
+                                  Gsizes.data(), Distribs.data(),
+                                  Dargs.data(), Psizes.data(),
+                                  mpiOrder(D->getOrder()), OpHandles[0], &New);
+    break;
+  }
+  case TypeKind::Dup:
+    Call = "MPI_Type_dup";
+    Rc = MPI_Type_dup(OpHandles[0], &New);
+    break;
+  }
+  if (Rc != MPI_SUCCESS)
+    return fail(Err, Call, Rc);
+  return Handle(New, true);
+}
+
+//===----------------------------------------------------------------------===//
+// Comparing
+//===----------------------------------------------------------------------===//
+
+/// The byte at index I of the input pattern: a hash, so that a byte read
+/// from the wrong place almost never has the right value.
+uint8_t patternByte(uint64_t I) {
+  uint64_t X = I * 0x9E3779B97F4A7C15ull;
+  X ^= X >> 29;
+  X *= 0xBF58476D1CE4E5B9ull;
+  X ^= X >> 32;
+  return static_cast<uint8_t>(X);
+}
+
+constexpr int64_t GuardBytes = 64;
+constexpr uint8_t Filler = 0xEE;
+
+class Checker {
+public:
+  Checker(const std::vector<MPI_Datatype> &Predefined, bool UsePadMask)
+      : Builder(Predefined), UsePadMask(UsePadMask) {}
+
+  /// Compares T with MPICH; returns the mismatch lines (empty: agreement).
+  std::vector<std::string> check(const std::string &Name, const Type *T);
+
+private:
+  void compare(std::vector<std::string> &Out, const std::string &Name,
+               const std::string &Property, int64_t Mpich, int64_t Ddtc) {
+    if (Mpich != Ddtc)
+      Out.push_back("MISMATCH " + Name + ": " + Property +
+                    " mpich=" + std::to_string(Mpich) +
+                    " ddtc=" + std::to_string(Ddtc));
+  }
+  void comparePack(std::vector<std::string> &Out, const std::string &Name,
+                   const Type *T, MPI_Datatype H, int64_t Count);
+  /// Marks the packed bytes of Count instances of T that carry no value.
+  std::vector<bool> padMask(const Type *T, int64_t Count, size_t Length);
+
+  MpiBuilder Builder;
+  bool UsePadMask;
+};
+
+std::vector<std::string> Checker::check(const std::string &Name,
+                                        const Type *T) {
+  std::vector<std::string> Out;
+  std::string Err;
+  std::optional<Handle> H = Builder.build(T, Err);
+  if (!H) {
+    Out.push_back("MISMATCH " + Name + ": construct mpich=error(" + Err +
+                  ") ddtc=ok");
+    return Out;
+  }
+  // A predefined handle stays as it is: committing it is allowed, but
+  // comparing it directly is the point.
+  MPI_Datatype D = H->get();
+  if (int Rc = MPI_Type_commit(&D); Rc != MPI_SUCCESS) {
+    Out.push_back("MISMATCH " + Name + ": commit mpich=error(" +
+                  mpiErrorString(Rc) + ") ddtc=ok");
+    return Out;
+  }
+
+  MPI_Count Size = 0, Lb = 0, Extent = 0, TrueLb = 0, TrueExtent = 0;
+  MPI_Type_size_x(D, &Size);
+  MPI_Type_get_extent_x(D, &Lb, &Extent);
+  MPI_Type_get_true_extent_x(D, &TrueLb, &TrueExtent);
+  compare(Out, Name, "size", Size, T->size());
+  compare(Out, Name, "lb", Lb, T->lb());
+  compare(Out, Name, "extent", Extent, T->extent());
+  compare(Out, Name, "true_lb", TrueLb, T->trueLb());
+  compare(Out, Name, "true_extent", TrueExtent, T->trueExtent());
+  // Packing needs sane bounds on both sides to size the buffers.
+  if (Out.empty())
+    for (int64_t Count = 1; Count <= 3; ++Count)
+      comparePack(Out, Name, T, D, Count);
+  return Out;
+}
+
+std::vector<bool> Checker::padMask(const Type *T, int64_t Count,
+                                   size_t Length) {
+  std::vector<bool> Mask(Length, false);
+  TypemapWalker W(T, static_cast<uint64_t>(Count), WalkMode::Typed);
+  TypemapRun R;
+  size_t Pos = 0;
+  while (W.next(R)) {
+    const PredefinedInfo &Info = getPredefinedInfo(R.Basic);
+    if (Info.PadMask != 0 && Info.isBasic())
+      for (int64_t E = 0; E + Info.Size <= R.Length; E += Info.Size)
+        for (int64_t B = 0; B < Info.Size; ++B)
+          if (Info.PadMask >> B & 1u)
+            Mask[Pos + static_cast<size_t>(E + B)] = true;
+    Pos += static_cast<size_t>(R.Length);
+  }
+  return Mask;
+}
+
+void Checker::comparePack(std::vector<std::string> &Out,
+                          const std::string &Name, const Type *T,
+                          MPI_Datatype H, int64_t Count) {
+  std::string Prop = " count=" + std::to_string(Count);
+  // Bytes the typemap of Count instances can touch, relative to the buffer
+  // pointer: the true bounds of the first instance and of the last one
+  // (extents may be negative), and the pointer itself.
+  int64_t Shift = (Count - 1) * T->extent();
+  int64_t Lo = std::min<int64_t>({0, T->trueLb(), T->trueLb() + Shift});
+  int64_t Hi = std::max<int64_t>({0, T->trueLb() + T->trueExtent(),
+                                  T->trueLb() + T->trueExtent() + Shift});
+  std::vector<uint8_t> In(static_cast<size_t>(Hi - Lo + 2 * GuardBytes));
+  for (size_t I = 0; I < In.size(); ++I)
+    In[I] = patternByte(I);
+  const uint8_t *Base = In.data() + (GuardBytes - Lo);
+
+  int64_t Packed = Count * T->size();
+  size_t OutLen = static_cast<size_t>(Packed + GuardBytes);
+  std::vector<uint8_t> MpiOut(OutLen, Filler), DdtcOut(OutLen, Filler);
+
+  MPI_Count Position = 0;
+  int Rc = MPI_Pack_c(Base, Count, H, MpiOut.data(),
+                      static_cast<MPI_Count>(OutLen), &Position,
+                      MPI_COMM_SELF);
+  if (Rc != MPI_SUCCESS) {
+    Out.push_back("MISMATCH " + Name + ": pack" + Prop + " mpich=error(" +
+                  mpiErrorString(Rc) + ") ddtc=ok");
+    return;
+  }
+  int64_t Written = packTypemap(T, static_cast<uint64_t>(Count), Base,
+                                DdtcOut.data());
+  compare(Out, Name, "packed-size" + Prop, Position, Written);
+
+  std::vector<bool> Mask;
+  if (UsePadMask)
+    Mask = padMask(T, Count, OutLen);
+  for (size_t I = 0; I < OutLen; ++I) {
+    if (UsePadMask && Mask[I])
+      continue;
+    if (MpiOut[I] != DdtcOut[I]) {
+      char Buf[128];
+      std::snprintf(Buf, sizeof Buf, " offset=%zu mpich=0x%02x ddtc=0x%02x",
+                    I, MpiOut[I], DdtcOut[I]);
+      Out.push_back("MISMATCH " + Name + ": pack" + Prop + Buf);
+      return;
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+struct Options {
+  std::vector<std::string> Files;
+  std::optional<uint64_t> RandomCount;
+  uint64_t Seed = 1;
+  bool HaveSeed = false;
+  unsigned MaxDepth = RandomTypeOptions().MaxDepth;
+  bool PadMask = true;
+};
+
+constexpr int ExitOk = 0, ExitFail = 1, ExitUsage = 2;
+
+void usage() {
+  std::fprintf(stderr,
+               "usage: ddtc-oracle [--no-pad-mask] FILE...\n"
+               "       ddtc-oracle [--no-pad-mask] --random N --seed S "
+               "[--max-depth D]\n");
+}
+
+bool parseUnsigned(const char *S, uint64_t &V) {
+  if (!*S)
+    return false;
+  char *End = nullptr;
+  errno = 0;
+  unsigned long long X = std::strtoull(S, &End, 10);
+  if (*End || errno || *S == '-')
+    return false;
+  V = X;
+  return true;
+}
+
+/// Returns false on a usage error.
+bool parseArgs(int Argc, char **Argv, Options &O) {
+  for (int I = 1; I < Argc; ++I) {
+    std::string A = Argv[I];
+    auto Value = [&](uint64_t &V) {
+      if (I + 1 >= Argc || !parseUnsigned(Argv[I + 1], V)) {
+        std::fprintf(stderr, "ddtc-oracle: %s needs a non-negative integer\n",
+                     A.c_str());
+        return false;
+      }
+      ++I;
+      return true;
+    };
+    uint64_t V = 0;
+    if (A == "--random") {
+      if (!Value(V))
+        return false;
+      O.RandomCount = V;
+    } else if (A == "--seed") {
+      if (!Value(V))
+        return false;
+      O.Seed = V;
+      O.HaveSeed = true;
+    } else if (A == "--max-depth") {
+      if (!Value(V) || V > 64) {
+        std::fprintf(stderr, "ddtc-oracle: --max-depth must be at most 64\n");
+        return false;
+      }
+      O.MaxDepth = static_cast<unsigned>(V);
+    } else if (A == "--no-pad-mask") {
+      O.PadMask = false;
+    } else if (A.size() > 1 && A[0] == '-') {
+      std::fprintf(stderr, "ddtc-oracle: unknown option %s\n", A.c_str());
+      return false;
+    } else {
+      O.Files.push_back(A);
+    }
+  }
+  if (O.RandomCount) {
+    if (!O.Files.empty() || !O.HaveSeed) {
+      std::fprintf(stderr,
+                   "ddtc-oracle: --random needs --seed and takes no files\n");
+      return false;
+    }
+  } else if (O.Files.empty()) {
+    return false;
+  }
+  return true;
+}
+
+std::string baseName(const std::string &Path) {
+  size_t Slash = Path.find_last_of('/');
+  return Slash == std::string::npos ? Path : Path.substr(Slash + 1);
+}
+
+int run(const Options &O, const std::vector<MPI_Datatype> &Handles) {
+  Checker C(Handles, O.PadMask);
+  uint64_t NumTypes = 0, NumMismatches = 0;
+  bool Failed = false;
+
+  if (O.RandomCount) {
+    RandomTypeOptions RO;
+    RO.MaxDepth = O.MaxDepth;
+    std::mt19937_64 Rng(O.Seed);
+    for (uint64_t I = 0; I < *O.RandomCount; ++I) {
+      // A fresh context per type keeps memory flat over long runs; the
+      // engine carries on, so type I depends only on the seed.
+      TypeContext Ctx;
+      const Type *T = randomType(Ctx, Rng, RO);
+      std::string Name = "random" + std::to_string(I);
+      if (Error E = verifyType(T)) {
+        std::printf("MISMATCH %s: verifier %s\n  type: %s\n", Name.c_str(),
+                    E.message().c_str(), printType(T).c_str());
+        ++NumTypes;
+        ++NumMismatches;
+        continue;
+      }
+      std::vector<std::string> Lines = C.check(Name, T);
+      ++NumTypes;
+      if (Lines.empty())
+        continue;
+      ++NumMismatches;
+      for (const std::string &L : Lines)
+        std::printf("%s\n", L.c_str());
+      std::printf("  type: %s\n", printType(T).c_str());
+    }
+  } else {
+    bool Qualify = O.Files.size() > 1;
+    for (const std::string &Path : O.Files) {
+      TypeContext Ctx;
+      Module M(Ctx);
+      Error E = readDescriptionFile(Path, M);
+      if (!E)
+        E = verifyModule(M);
+      if (E) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "ddtc-oracle: %s\n", E.message().c_str());
+        Failed = true;
+        continue;
+      }
+      for (const NamedType &N : M.types()) {
+        std::string Name = Qualify ? baseName(Path) + ":" + N.Name : N.Name;
+        std::vector<std::string> Lines = C.check(Name, N.T);
+        ++NumTypes;
+        if (Lines.empty()) {
+          std::printf("ok %s\n", Name.c_str());
+          continue;
+        }
+        ++NumMismatches;
+        for (const std::string &L : Lines)
+          std::printf("%s\n", L.c_str());
+      }
+    }
+  }
+  std::printf("oracle: %llu types, %llu mismatches\n",
+              static_cast<unsigned long long>(NumTypes),
+              static_cast<unsigned long long>(NumMismatches));
+  std::fflush(stdout);
+  return Failed || NumMismatches ? ExitFail : ExitOk;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options O;
+  if (!parseArgs(argc, argv, O)) {
+    usage();
+    return ExitUsage;
+  }
+  MPI_Init(&argc, &argv);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+
+  std::string Missing;
+  std::vector<MPI_Datatype> Handles = makeHandleTable(Missing);
+  int Status;
+  if (!Missing.empty()) {
+    std::fprintf(stderr, "ddtc-oracle: no MPI handle for %s\n",
+                 Missing.c_str());
+    Status = ExitFail;
+  } else {
+    Status = run(O, Handles);
+  }
+  MPI_Finalize();
+  return Status;
+}

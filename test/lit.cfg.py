@@ -1,0 +1,29 @@
+# lit configuration of ddtc's tests. Tests read like documentation:
+#   RUN: %ddtc analyze %s | FileCheck %s
+# Tests that run MPI say `REQUIRES: mpi` and compare with MPICH's answers.
+import os
+import lit.formats
+
+config.name = "ddtc"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".json", ".ddt", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.ddtc_obj_root, "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.ddtc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+
+config.substitutions.append(("%ddtc", os.path.join(config.ddtc_tools_dir, "ddtc")))
+config.substitutions.append(("%corpus", config.corpus_dir))
+if config.have_mpi:
+    config.available_features.add("mpi")
+    config.substitutions.append(("%ddtc-oracle", os.path.join(config.ddtc_mpi_test_dir, "ddtc-oracle")))
+    # One rank is enough: the oracle asks MPICH about types, it does not
+    # communicate. Root is allowed to run MPICH's hydra without flags.
+    config.substitutions.append(("%mpiexec", config.mpiexec + " -n 1"))
+
+import sys
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(
+    ("%expect-exit", "sh " + os.path.join(config.test_source_root, "Inputs", "expect-exit.sh")))

@@ -1,0 +1,77 @@
+//===- tools/ddtc/PrintCommand.cpp - `ddtc print` -------------------------===//
+//
+// Converts between the two spellings of a description: format v1 (JSON) and
+// the textual IR (.ddt files). Reading either, it prints either, and checks
+// on the way that the textual form round-trips: parsing the printed text
+// must give back the very same nodes.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+
+#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/Frontend/JSONWriter.h"
+#include "ddtc/IR/TextForm.h"
+#include "ddtc/IR/TypeContext.h"
+#include "ddtc/IR/Verifier.h"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace ddtc {
+
+namespace {
+
+bool endsWith(const std::string &S, const std::string &Suffix) {
+  return S.size() >= Suffix.size() &&
+         S.compare(S.size() - Suffix.size(), Suffix.size(), Suffix) == 0;
+}
+
+Error readAny(const std::string &Path, Module &M) {
+  if (!endsWith(Path, ".ddt"))
+    return readDescriptionFile(Path, M);
+  std::ifstream In(Path);
+  if (!In)
+    return makeError(Path + ": cannot open");
+  std::stringstream Buffer;
+  Buffer << In.rdbuf();
+  if (Error E = parseModule(Buffer.str(), M))
+    return std::move(E.addContext(Path));
+  return Error::success();
+}
+
+} // namespace
+
+int runPrint(const PrintOptions &Options) {
+  TypeContext Ctx;
+  Module M(Ctx);
+  if (Error E = readAny(Options.InputPath, M)) {
+    reportError(E.message());
+    return ExitBadInput;
+  }
+  if (Error E = verifyModule(M)) {
+    reportError(Options.InputPath + ": " + E.message());
+    return ExitBadInput;
+  }
+
+  std::string Text = printModule(M);
+  Module Reparsed(Ctx);
+  Error E = parseModule(Text, Reparsed);
+  bool Same = !E && Reparsed.types().size() == M.types().size();
+  for (size_t I = 0; Same && I < M.types().size(); ++I)
+    Same = Reparsed.types()[I].T == M.types()[I].T &&
+           Reparsed.types()[I].Name == M.types()[I].Name;
+  if (!Same || printModule(Reparsed) != Text) {
+    reportError(Options.InputPath + ": the textual form does not round-trip" +
+                (E ? ": " + E.message() : std::string()));
+    return ExitBadInput;
+  }
+
+  std::string Out = Options.Format == ReportFormat::Json
+                        ? writeDescription(M)
+                        : Text;
+  std::fwrite(Out.data(), 1, Out.size(), stdout);
+  return ExitSuccess;
+}
+
+} // namespace ddtc
