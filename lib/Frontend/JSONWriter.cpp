@@ -105,7 +105,11 @@ std::string writeDescription(const Module &M) {
   for (const NamedType &N : M.types()) {
     Json J = Json::object();
     J["name"] = N.Name;
-    Json Body = W.typeObject(N.T);
+    // Format v1 has no alias form: a named type that is a predefined type
+    // (what contiguous(1, MPI_INT) normalizes to) is written as its dup.
+    Json Body = isa<PredefinedType>(N.T)
+                    ? Json{{"kind", "dup"}, {"oldtype", W.typeRef(N.T)}}
+                    : W.typeObject(N.T);
     for (auto &[Key, Value] : Body.items())
       J[Key] = std::move(Value);
     addExtras(J, N.Extras);

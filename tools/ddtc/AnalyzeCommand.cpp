@@ -96,7 +96,7 @@ std::string jsonReport(const Module &M, const std::string &Path) {
 int runAnalyze(const AnalyzeOptions &Options) {
   TypeContext Ctx;
   Module M(Ctx);
-  if (Error E = readDescriptionFile(Options.InputPath, M)) {
+  if (Error E = readInput(Options.InputPath, M)) {
     reportError(E.message());
     return ExitBadInput;
   }

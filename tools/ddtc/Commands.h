@@ -7,6 +7,9 @@
 #ifndef DDTC_TOOLS_DDTC_COMMANDS_H
 #define DDTC_TOOLS_DDTC_COMMANDS_H
 
+#include "ddtc/IR/Module.h"
+#include "ddtc/Support/Error.h"
+
 #include <string>
 
 namespace ddtc {
@@ -31,6 +34,22 @@ struct PrintOptions {
 
 /// `ddtc print`: converts between format v1 and the textual IR.
 int runPrint(const PrintOptions &Options);
+
+struct NormalizeOptions {
+  std::string InputPath;
+  std::string OutputPath;
+  std::string Passes;
+  ReportFormat Format = ReportFormat::Json;
+  bool PrintAfterAll = false;
+  bool Verify = true;
+};
+
+/// `ddtc normalize`: runs the pass pipeline and writes the result.
+int runNormalize(const NormalizeOptions &Options);
+
+/// Reads a description: the textual IR if Path ends in ".ddt", format v1
+/// otherwise. Errors start with the path.
+Error readInput(const std::string &Path, Module &M);
 
 /// Prints "error: MESSAGE" on stderr.
 void reportError(const std::string &Message);

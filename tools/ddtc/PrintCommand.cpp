@@ -8,44 +8,19 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
-#include "ddtc/Frontend/JSONReader.h"
 #include "ddtc/Frontend/JSONWriter.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/Verifier.h"
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 namespace ddtc {
-
-namespace {
-
-bool endsWith(const std::string &S, const std::string &Suffix) {
-  return S.size() >= Suffix.size() &&
-         S.compare(S.size() - Suffix.size(), Suffix.size(), Suffix) == 0;
-}
-
-Error readAny(const std::string &Path, Module &M) {
-  if (!endsWith(Path, ".ddt"))
-    return readDescriptionFile(Path, M);
-  std::ifstream In(Path);
-  if (!In)
-    return makeError(Path + ": cannot open");
-  std::stringstream Buffer;
-  Buffer << In.rdbuf();
-  if (Error E = parseModule(Buffer.str(), M))
-    return std::move(E.addContext(Path));
-  return Error::success();
-}
-
-} // namespace
 
 int runPrint(const PrintOptions &Options) {
   TypeContext Ctx;
   Module M(Ctx);
-  if (Error E = readAny(Options.InputPath, M)) {
+  if (Error E = readInput(Options.InputPath, M)) {
     reportError(E.message());
     return ExitBadInput;
   }

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
+#include "ddtc/Passes/PassRegistry.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -44,6 +46,27 @@ int main(int argc, char **argv) {
   PrintCmd->add_option("--format", Print.Format, "output: text or json")
       ->transform(CLI::CheckedTransformer(Formats, CLI::ignore_case));
 
+  NormalizeOptions Normalize;
+  Normalize.Passes = std::string(DefaultPipeline);
+  CLI::App *NormalizeCmd = App.add_subcommand(
+      "normalize", "rewrite each type into an equivalent, cheaper description");
+  NormalizeCmd->add_option("FILE", Normalize.InputPath, "description file")
+      ->required();
+  NormalizeCmd->add_option("-o", Normalize.OutputPath,
+                           "output description (- for stdout)")
+      ->required();
+  std::string PassHelp = "comma-separated passes (default: " +
+                         std::string(DefaultPipeline) + "); known:";
+  for (const PassInfo &P : getRegisteredPasses())
+    PassHelp += " " + std::string(P.Name);
+  NormalizeCmd->add_option("--passes", Normalize.Passes, PassHelp);
+  NormalizeCmd->add_flag("--print-after-all", Normalize.PrintAfterAll,
+                         "print the module (textual IR) on stderr after each pass");
+  NormalizeCmd->add_flag("!--no-verify", Normalize.Verify,
+                         "skip checking each result's equivalence with its input");
+  NormalizeCmd->add_option("--format", Normalize.Format, "output: json (default) or text")
+      ->transform(CLI::CheckedTransformer(Formats, CLI::ignore_case));
+
   try {
     App.parse(argc, argv);
   } catch (const CLI::CallForHelp &E) {
@@ -59,5 +82,7 @@ int main(int argc, char **argv) {
     return runAnalyze(Analyze);
   if (PrintCmd->parsed())
     return runPrint(Print);
+  if (NormalizeCmd->parsed())
+    return runNormalize(Normalize);
   return ExitUsage;
 }

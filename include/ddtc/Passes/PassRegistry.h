@@ -1,0 +1,37 @@
+//===- ddtc/Passes/PassRegistry.h - All passes, by name ---------*- C++ -*-===//
+//
+// The one table of passes. `--passes=a,b` and the default pipeline look
+// passes up here; tests name them the same way.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_PASSES_PASSREGISTRY_H
+#define DDTC_PASSES_PASSREGISTRY_H
+
+#include "ddtc/Passes/Pass.h"
+#include "ddtc/Support/Error.h"
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ddtc {
+
+struct PassInfo {
+  std::string_view Name;
+  std::string_view Description;
+  std::unique_ptr<Pass> (*Create)();
+};
+
+std::span<const PassInfo> getRegisteredPasses();
+
+/// Parses "a,b,c" into passes; unknown names are an error listing the known.
+Expected<std::vector<std::unique_ptr<Pass>>>
+parsePassPipeline(std::string_view Pipeline);
+
+/// The pipeline `ddtc normalize` runs by default.
+constexpr std::string_view DefaultPipeline = "canonicalize";
+
+} // namespace ddtc
+
+#endif // DDTC_PASSES_PASSREGISTRY_H

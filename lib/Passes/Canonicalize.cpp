@@ -1,0 +1,385 @@
+//===- lib/Passes/Canonicalize.cpp - Local rewrites to a fixpoint ---------===//
+//
+// Each pattern is a small static function that looks at one node and
+// builds its replacement through the context; it never mutates anything
+// and returns null when it does not apply. Patterns may propose forms that
+// change the bounds (MPICH's bounds rules are not compositional in every
+// corner: zero blocklengths, struct padding); the driver rejects those.
+//
+//===----------------------------------------------------------------------===//
+#include "ddtc/Passes/Canonicalize.h"
+
+#include "ddtc/Support/CheckedInt.h"
+
+#include <algorithm>
+
+namespace ddtc {
+
+namespace {
+
+const Type *value(Expected<const Type *> T) {
+  if (!T) {
+    (void)T.takeError(); // e.g. overflow of a merged count: no rewrite
+    return nullptr;
+  }
+  return *T;
+}
+
+std::vector<int64_t> toVector(std::span<const int64_t> S) {
+  return std::vector<int64_t>(S.begin(), S.end());
+}
+
+/// contiguous(1, T) -> T
+const Type *trivialContiguous(TypeContext &, const Type *T) {
+  auto *C = dyn_cast<ContiguousType>(T);
+  return C && C->getCount() == 1 ? C->getOldType() : nullptr;
+}
+
+/// resized(T) to T's own bounds -> T
+const Type *trivialResized(TypeContext &, const Type *T) {
+  auto *R = dyn_cast<ResizedType>(T);
+  if (!R)
+    return nullptr;
+  const Type *Old = R->getOldType();
+  return Old->lb() == R->getNewLb() && Old->extent() == R->getNewExtent()
+             ? Old
+             : nullptr;
+}
+
+/// dup(T) -> T
+const Type *removeDup(TypeContext &, const Type *T) {
+  return isa<DupType>(T) ? T->getOldType() : nullptr;
+}
+
+/// Drops the entries with blocklength 0 of indexed, hindexed and struct.
+const Type *dropZeroBlocks(TypeContext &Ctx, const Type *T) {
+  if (!isa<IndexedType>(T) && !isa<StructType>(T))
+    return nullptr;
+  std::span<const int64_t> Bl = T->getList(0), Disp = T->getList(1);
+  if (std::find(Bl.begin(), Bl.end(), 0) == Bl.end() ||
+      std::all_of(Bl.begin(), Bl.end(), [](int64_t B) { return B == 0; }))
+    return nullptr;
+  std::vector<int64_t> NewBl, NewDisp;
+  std::vector<const Type *> NewTypes;
+  for (size_t I = 0; I < Bl.size(); ++I) {
+    if (Bl[I] == 0)
+      continue;
+    NewBl.push_back(Bl[I]);
+    NewDisp.push_back(Disp[I]);
+    NewTypes.push_back(T->getOperands()[isa<StructType>(T) ? I : 0]);
+  }
+  std::vector<int64_t> Ints = NewBl;
+  Ints.insert(Ints.end(), NewDisp.begin(), NewDisp.end());
+  if (!isa<StructType>(T))
+    NewTypes.resize(1);
+  return value(Ctx.get(T->getKind(), std::move(Ints), std::move(NewTypes)));
+}
+
+/// vector/hvector with count 1, or whose blocks touch -> contiguous
+const Type *vectorToContiguous(TypeContext &Ctx, const Type *T) {
+  auto *V = dyn_cast<VectorType>(T);
+  if (!V)
+    return nullptr;
+  const Type *Old = V->getOldType();
+  if (V->getCount() == 1)
+    return value(Ctx.getContiguous(V->getBlockLength(), Old));
+  std::optional<int64_t> Dense = checkedMul(V->getBlockLength(), Old->extent());
+  if (Dense && V->getByteStride() == *Dense) {
+    std::optional<int64_t> N = checkedMul(V->getCount(), V->getBlockLength());
+    return N ? value(Ctx.getContiguous(*N, Old)) : nullptr;
+  }
+  return nullptr;
+}
+
+/// contiguous(a, contiguous(b, T)) -> contiguous(a * b, T)
+const Type *mergeContiguous(TypeContext &Ctx, const Type *T) {
+  auto *Outer = dyn_cast<ContiguousType>(T);
+  auto *Inner = Outer ? dyn_cast<ContiguousType>(Outer->getOldType()) : nullptr;
+  if (!Inner)
+    return nullptr;
+  std::optional<int64_t> N = checkedMul(Outer->getCount(), Inner->getCount());
+  return N ? value(Ctx.getContiguous(*N, Inner->getOldType())) : nullptr;
+}
+
+/// A dense contiguous oldtype is absorbed into the block lengths:
+/// vector(c, b, s, contiguous(k, T)) -> vector(c, b*k, s*k, T), and alike
+/// for hvector, the indexed kinds (displacements in elements scale too).
+const Type *absorbContiguousChild(TypeContext &Ctx, const Type *T) {
+  if (!isa<VectorType>(T) && !isa<IndexedType>(T) && !isa<IndexedBlockType>(T))
+    return nullptr;
+  auto *Child = dyn_cast<ContiguousType>(T->getOldType());
+  if (!Child)
+    return nullptr;
+  const Type *Elem = Child->getOldType();
+  int64_t K = Child->getCount();
+  std::optional<int64_t> Span = checkedMul(K, Elem->extent());
+  if (!Span || *Span != Child->extent())
+    return nullptr;
+  std::vector<int64_t> Ints = toVector(T->getInts());
+  const KindSpec &Spec = getKindSpec(T->getKind());
+  bool ElementUnits = T->getKind() == TypeKind::Vector ||
+                      T->getKind() == TypeKind::Indexed ||
+                      T->getKind() == TypeKind::IndexedBlock;
+  size_t N = T->getListLength();
+  for (const FieldSpec &F : Spec.Fields) {
+    bool Scale = F.Name == "blocklength" || F.Name == "blocklengths" ||
+                 (ElementUnits && (F.Name == "stride" || F.Name == "displacements"));
+    if (!Scale)
+      continue;
+    size_t Begin = F.Shape == FieldShape::Scalar ? F.Index
+                                                 : Spec.NumScalars + F.Index * N;
+    size_t End = F.Shape == FieldShape::Scalar ? Begin + 1 : Begin + N;
+    for (size_t I = Begin; I < End; ++I) {
+      std::optional<int64_t> V = checkedMul(Ints[I], K);
+      if (!V)
+        return nullptr;
+      Ints[I] = *V;
+    }
+  }
+  return value(Ctx.get(T->getKind(), std::move(Ints), {Elem}));
+}
+
+/// Consecutive blocks of (h)indexed and struct that touch become one.
+const Type *mergeAdjacentBlocks(TypeContext &Ctx, const Type *T) {
+  if (!isa<IndexedType>(T) && !isa<StructType>(T))
+    return nullptr;
+  bool Struct = isa<StructType>(T);
+  bool Bytes = T->getKind() != TypeKind::Indexed;
+  std::span<const int64_t> Bl = T->getList(0), Disp = T->getList(1);
+  std::vector<int64_t> NewBl, NewDisp;
+  std::vector<const Type *> NewTypes;
+  for (size_t I = 0; I < Bl.size(); ++I) {
+    const Type *Op = T->getOperands()[Struct ? I : 0];
+    if (!NewBl.empty() && (!Struct || NewTypes.back() == Op)) {
+      int64_t Unit = Bytes ? Op->extent() : 1;
+      std::optional<int64_t> Span = checkedMul(NewBl.back(), Unit);
+      std::optional<int64_t> End = Span ? checkedAdd(NewDisp.back(), *Span)
+                                        : std::nullopt;
+      if (End && *End == Disp[I] && Op->extent() > 0) {
+        NewBl.back() += Bl[I];
+        continue;
+      }
+    }
+    NewBl.push_back(Bl[I]);
+    NewDisp.push_back(Disp[I]);
+    NewTypes.push_back(Op);
+  }
+  if (NewBl.size() == Bl.size())
+    return nullptr;
+  std::vector<int64_t> Ints = NewBl;
+  Ints.insert(Ints.end(), NewDisp.begin(), NewDisp.end());
+  if (!Struct)
+    NewTypes.resize(1);
+  return value(Ctx.get(T->getKind(), std::move(Ints), std::move(NewTypes)));
+}
+
+/// (h)indexed whose blocks all have one length -> (h)indexed_block
+const Type *uniformBlockLength(TypeContext &Ctx, const Type *T) {
+  auto *I = dyn_cast<IndexedType>(T);
+  if (!I || I->getListLength() == 0)
+    return nullptr;
+  std::span<const int64_t> Bl = I->getBlockLengths();
+  if (!std::all_of(Bl.begin(), Bl.end(), [&](int64_t B) { return B == Bl[0]; }))
+    return nullptr;
+  return value(I->isByteDisplacement()
+                   ? Ctx.getHIndexedBlock(Bl[0], I->getDisplacements(), I->getOldType())
+                   : Ctx.getIndexedBlock(Bl[0], I->getDisplacements(), I->getOldType()));
+}
+
+/// (h)indexed_block with displacements at a constant stride -> a vector,
+/// placed by an hindexed_block of one block if it does not start at 0.
+const Type *constantStride(TypeContext &Ctx, const Type *T) {
+  auto *B = dyn_cast<IndexedBlockType>(T);
+  if (!B || B->getListLength() == 0)
+    return nullptr;
+  std::span<const int64_t> D = B->getDisplacements();
+  const Type *Old = B->getOldType();
+  int64_t Stride = D.size() > 1 ? D[1] - D[0] : 0;
+  for (size_t I = 1; I < D.size(); ++I)
+    if (D[I] - D[I - 1] != Stride)
+      return nullptr;
+  const Type *V = value(B->isByteDisplacement()
+                            ? Ctx.getHVector(D.size(), B->getBlockLength(), Stride, Old)
+                            : Ctx.getVector(D.size(), B->getBlockLength(), Stride, Old));
+  if (!V || D[0] == 0)
+    return V;
+  std::optional<int64_t> Offset =
+      B->isByteDisplacement() ? std::optional<int64_t>(D[0])
+                              : checkedMul(D[0], Old->extent());
+  if (!Offset)
+    return nullptr;
+  int64_t Disp[] = {*Offset};
+  return value(Ctx.getHIndexedBlock(1, Disp, V));
+}
+
+/// hvector whose byte stride is a whole number of oldtype extents -> vector
+const Type *hvectorToVector(TypeContext &Ctx, const Type *T) {
+  auto *V = dyn_cast<VectorType>(T);
+  if (!V || !V->isByteStride())
+    return nullptr;
+  int64_t Extent = V->getOldType()->extent();
+  if (Extent <= 0 || V->getStride() % Extent != 0)
+    return nullptr;
+  return value(Ctx.getVector(V->getCount(), V->getBlockLength(),
+                             V->getStride() / Extent, V->getOldType()));
+}
+
+/// struct whose entries all have one type -> hindexed
+const Type *structToHIndexed(TypeContext &Ctx, const Type *T) {
+  auto *S = dyn_cast<StructType>(T);
+  if (!S || S->getListLength() == 0)
+    return nullptr;
+  std::span<const Type *const> Types = S->getTypes();
+  if (!std::all_of(Types.begin(), Types.end(),
+                   [&](const Type *X) { return X == Types[0]; }))
+    return nullptr;
+  return value(Ctx.getHIndexed(S->getBlockLengths(), S->getDisplacements(), Types[0]));
+}
+
+/// vector(c2, 1, S, vector(c1, b, s, T)) where the outer stride S is c1
+/// inner strides -> vector(c1 * c2, b, s, T)
+const Type *mergeNestedVectors(TypeContext &Ctx, const Type *T) {
+  auto *Outer = dyn_cast<VectorType>(T);
+  auto *Inner = Outer ? dyn_cast<VectorType>(Outer->getOldType()) : nullptr;
+  if (!Inner || Outer->getBlockLength() != 1 || Inner->getCount() < 2)
+    return nullptr;
+  std::optional<int64_t> Step = checkedMul(Inner->getCount(), Inner->getByteStride());
+  if (!Step || *Step != Outer->getByteStride())
+    return nullptr;
+  std::optional<int64_t> N = checkedMul(Outer->getCount(), Inner->getCount());
+  if (!N)
+    return nullptr;
+  return value(Ctx.get(Inner->getKind(),
+                       {*N, Inner->getBlockLength(), Inner->getStride()},
+                       {Inner->getOldType()}));
+}
+
+constexpr RewritePattern Patterns[] = {
+    {"trivial-contiguous", trivialContiguous},
+    {"trivial-resized", trivialResized},
+    {"remove-dup", removeDup},
+    {"drop-zero-blocks", dropZeroBlocks},
+    {"vector-to-contiguous", vectorToContiguous},
+    {"merge-contiguous", mergeContiguous},
+    {"absorb-contiguous-child", absorbContiguousChild},
+    {"merge-adjacent-blocks", mergeAdjacentBlocks},
+    {"uniform-blocklength", uniformBlockLength},
+    {"constant-stride", constantStride},
+    {"hvector-to-vector", hvectorToVector},
+    {"struct-to-hindexed", structToHIndexed},
+    {"merge-nested-vectors", mergeNestedVectors},
+};
+
+/// Simpler kinds rank lower; ties in cost are broken towards them.
+unsigned kindRank(TypeKind K) {
+  switch (K) {
+  case TypeKind::Predefined: return 0;
+  case TypeKind::Contiguous: return 1;
+  case TypeKind::Vector: return 2;
+  case TypeKind::HVector: return 3;
+  case TypeKind::IndexedBlock: return 4;
+  case TypeKind::HIndexedBlock: return 5;
+  case TypeKind::Indexed: return 6;
+  case TypeKind::HIndexed: return 7;
+  case TypeKind::Struct: return 8;
+  case TypeKind::Resized: return 9;
+  case TypeKind::Subarray: return 10;
+  case TypeKind::Darray: return 11;
+  case TypeKind::Dup: return 12;
+  }
+  return 13;
+}
+
+bool better(const Type *A, const Type *B) {
+  uint64_t CA = A->getLayout().Cost, CB = B->getLayout().Cost;
+  return CA < CB || (CA == CB && kindRank(A->getKind()) < kindRank(B->getKind()));
+}
+
+bool sameBounds(const Type *A, const Type *B) {
+  return A->lb() == B->lb() && A->extent() == B->extent();
+}
+
+/// Rewrites at one root are bounded by the strictly decreasing order; this
+/// cap only guards against a broken pattern.
+constexpr unsigned MaxRootRewrites = 64;
+
+class CanonicalizePass : public Pass {
+public:
+  std::string_view getName() const override { return "canonicalize"; }
+  bool run(Module &M) override {
+    Canonicalizer C(M.getContext());
+    bool Changed = false;
+    for (NamedType &N : M.types()) {
+      const Type *New = C.canonicalize(N.T);
+      Changed |= New != N.T;
+      N.T = New;
+    }
+    return Changed;
+  }
+};
+
+} // namespace
+
+std::span<const RewritePattern> getCanonicalizationPatterns() { return Patterns; }
+
+const Type *Canonicalizer::canonicalize(const Type *T) {
+  if (isa<PredefinedType>(T))
+    return T;
+  if (auto It = Memo.find(T); It != Memo.end())
+    return It->second;
+  // A pattern that leads back to a node being canonicalized: stop there.
+  if (!InProgress.insert(T).second)
+    return T;
+
+  // Operands first. An equivalent operand can still change the parent's
+  // bounds (alignment feeds struct padding), so keep the rebuilt parent
+  // only if its bounds are the original's.
+  std::vector<const Type *> Ops;
+  bool OpsChanged = false;
+  for (const Type *Op : T->getOperands()) {
+    Ops.push_back(canonicalize(Op));
+    OpsChanged |= Ops.back() != Op;
+  }
+  const Type *Current = T;
+  if (OpsChanged) {
+    const Type *Rebuilt = value(Ctx.get(T->getKind(), toVector(T->getInts()), Ops));
+    if (Rebuilt && sameBounds(Rebuilt, T))
+      Current = Rebuilt;
+  }
+  const Type *Result = rewriteRoot(Current);
+  InProgress.erase(T);
+  Memo[T] = Result;
+  return Result;
+}
+
+const Type *Canonicalizer::rewriteRoot(const Type *T) {
+  for (unsigned Round = 0; Round < MaxRootRewrites; ++Round) {
+    const Type *Next = nullptr;
+    for (const RewritePattern &P : Patterns) {
+      const Type *Candidate = P.Rewrite(Ctx, T);
+      if (!Candidate || Candidate == T || !sameBounds(Candidate, T))
+        continue;
+      // A candidate may be a step towards a simpler form through a costlier
+      // one (hindexed_block(1, [0], T) -> hvector(1, ...) -> T): judge it by
+      // its own canonical form.
+      const Type *Final = canonicalize(Candidate);
+      if (Final != Candidate && sameBounds(Final, T) && better(Final, Candidate))
+        Candidate = Final;
+      if (!better(Candidate, T))
+        continue;
+      ++Stats[P.Name];
+      Next = Candidate;
+      break;
+    }
+    if (!Next)
+      return T;
+    T = Next;
+  }
+  return T;
+}
+
+std::unique_ptr<Pass> createCanonicalizePass() {
+  return std::make_unique<CanonicalizePass>();
+}
+
+} // namespace ddtc

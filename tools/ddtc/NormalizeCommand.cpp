@@ -1,0 +1,96 @@
+//===- tools/ddtc/NormalizeCommand.cpp - `ddtc normalize` -----------------===//
+//
+// Reads a description, runs the pass pipeline on it, and writes a
+// description with the same names and equivalent types. The output is
+// written to a temporary file and renamed into place only when everything
+// succeeded, so bad input never leaves a partial file behind.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+
+#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/Frontend/JSONWriter.h"
+#include "ddtc/IR/TextForm.h"
+#include "ddtc/IR/TypeContext.h"
+#include "ddtc/IR/Verifier.h"
+#include "ddtc/Passes/PassManager.h"
+#include "ddtc/Passes/PassRegistry.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+namespace ddtc {
+
+namespace {
+
+Error writeAtomically(const std::string &Path, const std::string &Text) {
+  if (Path == "-") {
+    std::fwrite(Text.data(), 1, Text.size(), stdout);
+    return Error::success();
+  }
+  std::string Temp = Path + ".tmp-ddtc";
+  {
+    std::ofstream Out(Temp, std::ios::binary | std::ios::trunc);
+    if (!Out)
+      return makeError(Path + ": cannot write: " + std::strerror(errno));
+    Out << Text;
+    if (!Out.flush()) {
+      std::remove(Temp.c_str());
+      return makeError(Path + ": cannot write: " + std::strerror(errno));
+    }
+  }
+  if (std::rename(Temp.c_str(), Path.c_str()) != 0) {
+    int Saved = errno;
+    std::remove(Temp.c_str());
+    return makeError(Path + ": cannot write: " + std::strerror(Saved));
+  }
+  return Error::success();
+}
+
+} // namespace
+
+int runNormalize(const NormalizeOptions &Options) {
+  Expected<std::vector<std::unique_ptr<Pass>>> Pipeline =
+      parsePassPipeline(Options.Passes);
+  if (!Pipeline) {
+    reportError(Pipeline.takeError().message());
+    return ExitUsage;
+  }
+
+  TypeContext Ctx;
+  Module M(Ctx);
+  if (Error E = readInput(Options.InputPath, M)) {
+    reportError(E.message());
+    return ExitBadInput;
+  }
+  if (Error E = verifyModule(M)) {
+    reportError(Options.InputPath + ": " + E.message());
+    return ExitBadInput;
+  }
+
+  PassManager PM;
+  for (std::unique_ptr<Pass> &P : *Pipeline)
+    PM.add(std::move(P));
+  PM.setVerifyEquivalence(Options.Verify);
+  if (Options.PrintAfterAll)
+    PM.setAfterPass([](std::string_view Name, const Module &Mod) {
+      std::string Text = "; after " + std::string(Name) + "\n" + printModule(Mod);
+      std::fwrite(Text.data(), 1, Text.size(), stderr);
+    });
+  if (Error E = PM.run(M)) {
+    reportError(Options.InputPath + ": " + E.message());
+    return ExitBadInput;
+  }
+
+  std::string Out = Options.Format == ReportFormat::Text ? printModule(M)
+                                                         : writeDescription(M);
+  if (Error E = writeAtomically(Options.OutputPath, Out)) {
+    reportError(E.message());
+    return ExitBadInput;
+  }
+  return ExitSuccess;
+}
+
+} // namespace ddtc
