@@ -14,11 +14,14 @@ config.test_exec_root = os.path.join(config.ddtc_obj_root, "test")
 config.environment["PATH"] = os.pathsep.join(
     [config.ddtc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 
-config.substitutions.append(("%ddtc", os.path.join(config.ddtc_tools_dir, "ddtc")))
-config.substitutions.append(("%corpus", config.corpus_dir))
+# %ddtc-oracle before %ddtc: lit substitutes in order, and the longer name
+# must win.
 if config.have_mpi:
     config.available_features.add("mpi")
     config.substitutions.append(("%ddtc-oracle", os.path.join(config.ddtc_mpi_test_dir, "ddtc-oracle")))
+config.substitutions.append(("%ddtc", os.path.join(config.ddtc_tools_dir, "ddtc")))
+config.substitutions.append(("%corpus", config.corpus_dir))
+if config.have_mpi:
     # One rank is enough: the oracle asks MPICH about types, it does not
     # communicate. Root is allowed to run MPICH's hydra without flags.
     config.substitutions.append(("%mpiexec", config.mpiexec + " -n 1"))

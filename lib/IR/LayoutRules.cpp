@@ -115,11 +115,103 @@ struct UniformTracker {
 
 uint64_t toCount(int64_t V) { return static_cast<uint64_t>(V); }
 
+/// All zero-length types are one object in Yaksa (YAKSA_TYPE__NULL).
+const char ZeroLengthIdentity = 0;
+
 /// MPICH's zero-length type.
 TypeLayout zeroLength() {
   TypeLayout L;
   L.Align = 1;
+  L.Identity = &ZeroLengthIdentity;
   return L;
+}
+
+/// Predefined types that Yaksa represents by one object (MPICH maps them to
+/// one Yaksa builtin, or Yaksa makes the integer types of one size share a
+/// handle).
+enum class YaksaBuiltin { Int8, Int16, Int32, Int64, Float, Double,
+                          FloatComplex, DoubleComplex, Own };
+const char YaksaBuiltinIdentity[static_cast<unsigned>(YaksaBuiltin::Own)] = {};
+
+YaksaBuiltin yaksaBuiltin(PredefinedId Id) {
+  using P = PredefinedId;
+  switch (Id) {
+  case P::Char: case P::SignedChar: case P::UnsignedChar: case P::Int8:
+  case P::UInt8: case P::Byte: case P::Packed: case P::CBool:
+  case P::Character:
+    return YaksaBuiltin::Int8;
+  case P::Short: case P::UnsignedShort: case P::Int16: case P::UInt16:
+    return YaksaBuiltin::Int16;
+  case P::Int: case P::Unsigned: case P::Int32: case P::UInt32:
+  case P::Integer: case P::Logical:
+    return YaksaBuiltin::Int32;
+  case P::Long: case P::UnsignedLong: case P::LongLongInt:
+  case P::UnsignedLongLong: case P::Int64: case P::UInt64: case P::Aint:
+  case P::Offset: case P::Count:
+    return YaksaBuiltin::Int64;
+  case P::Float: case P::Real:
+    return YaksaBuiltin::Float;
+  case P::Double: case P::DoublePrecision:
+    return YaksaBuiltin::Double;
+  case P::CComplex: case P::Complex:
+    return YaksaBuiltin::FloatComplex;
+  case P::CDoubleComplex: case P::DoubleComplex:
+    return YaksaBuiltin::DoubleComplex;
+  default:
+    return YaksaBuiltin::Own;
+  }
+}
+
+const void *predefinedIdentity(PredefinedId Id) {
+  YaksaBuiltin B = yaksaBuiltin(Id);
+  return B == YaksaBuiltin::Own
+             ? static_cast<const void *>(&getPredefinedInfo(Id))
+             : &YaksaBuiltinIdentity[static_cast<unsigned>(B)];
+}
+
+/// The identity of a node Yaksa reduces to its oldtype, or null (itself).
+/// Yaksa's shortcuts: dup; contiguous of 1; resized to the old bounds;
+/// hvector of count 1 -> contiguous of blocklength; (h)indexed of equal
+/// blocklengths -> hindexed_block -> hvector when it starts at 0; struct of
+/// one object -> hindexed.
+const void *reducedIdentity(TypeKind K, std::span<const int64_t> Ints,
+                            std::span<const Type *const> Operands,
+                            std::span<const int64_t> BlockLengths,
+                            std::span<const int64_t> Displacements) {
+  auto OldIdentity = [&] { return Operands[0]->getLayout().Identity; };
+  auto SingleUnitBlock = [&] {
+    return Displacements.size() == 1 && BlockLengths[0] == 1 &&
+           Displacements[0] == 0;
+  };
+  switch (K) {
+  case TypeKind::Dup:
+    return OldIdentity();
+  case TypeKind::Contiguous:
+    return Ints[0] == 1 ? OldIdentity() : nullptr;
+  case TypeKind::Resized:
+    return Operands[0]->lb() == Ints[0] && Operands[0]->extent() == Ints[1]
+               ? OldIdentity()
+               : nullptr;
+  case TypeKind::Vector:
+  case TypeKind::HVector:
+    return Ints[0] == 1 && Ints[1] == 1 ? OldIdentity() : nullptr;
+  case TypeKind::Indexed:
+  case TypeKind::HIndexed:
+  case TypeKind::IndexedBlock:
+  case TypeKind::HIndexedBlock:
+    return SingleUnitBlock() ? OldIdentity() : nullptr;
+  case TypeKind::Struct: {
+    for (const Type *Op : Operands)
+      if (Op->getLayout().Identity != OldIdentity())
+        return nullptr;
+    return SingleUnitBlock() ? OldIdentity() : nullptr;
+  }
+  case TypeKind::Predefined:
+  case TypeKind::Subarray:
+  case TypeKind::Darray:
+    return nullptr;
+  }
+  return nullptr;
 }
 
 TypeLayout predefinedLayout(PredefinedId Id) {
@@ -146,6 +238,7 @@ TypeLayout predefinedLayout(PredefinedId Id) {
       Uniform.reset();
   }
   L.UniformBasic = Uniform;
+  L.Identity = predefinedIdentity(Id);
   return L;
 }
 
@@ -268,12 +361,26 @@ Expected<TypeLayout> layoutStruct(std::span<const int64_t> BlockLengths,
                                   std::span<const int64_t> Displacements,
                                   std::span<const Type *const> Types) {
   size_t N = Types.size();
-  // Yaksa turns a struct of one type into an hindexed: no padding.
-  if (N > 0 && std::all_of(Types.begin(), Types.end(),
-                           [&](const Type *T) { return T == Types[0]; }))
-    return layoutIndexed(BlockLengths, Displacements,
-                         /*ByteDisplacement=*/true, /*SkipZeroBlocks=*/true,
-                         Types[0]);
+  // Yaksa turns a struct of one object into an hindexed: no padding.
+  auto Identity = [](const Type *T) { return T->getLayout().Identity; };
+  if (N > 0 && std::all_of(Types.begin(), Types.end(), [&](const Type *T) {
+        return Identity(T) == Identity(Types[0]);
+      })) {
+    // Entries sharing an object have one layout, but not necessarily one
+    // signature (MPI_OFFSET and MPI_LONG_LONG_INT): only the basic type
+    // must be taken from the entries that hold data.
+    Expected<TypeLayout> L =
+        layoutIndexed(BlockLengths, Displacements, /*ByteDisplacement=*/true,
+                      /*SkipZeroBlocks=*/true, Types[0]);
+    if (L) {
+      UniformTracker Uniform;
+      for (size_t I = 0; I < N; ++I)
+        if (BlockLengths[I] != 0)
+          Uniform.add(Types[I]->getLayout());
+      L->UniformBasic = Uniform.Basic;
+    }
+    return L;
+  }
 
   TypeLayout L;
   OverflowGuard G;
@@ -325,6 +432,7 @@ Expected<TypeLayout> layoutResized(int64_t Lb, int64_t Extent,
   TypeLayout L = Old->getLayout();
   OverflowGuard G;
   // Yaksa makes a resize to the old bounds a dup; same layout either way.
+  L.Identity = nullptr;
   L.Lb = Lb;
   L.Ub = G.take(CheckedInt(Lb) + Extent, "extent");
   if (Error E = G.error())
@@ -386,7 +494,7 @@ Expected<TypeLayout> computeLayout(TypeKind K, std::span<const int64_t> Ints,
   case TypeKind::Subarray:
   case TypeKind::Darray:
     assert(Expansion && "subarray/darray without expansion");
-    L = Expansion->getLayout();
+    L = Expansion->getLayout(); // its identity too
     break;
   case TypeKind::Dup:
     L = Operands[0]->getLayout();
@@ -394,6 +502,16 @@ Expected<TypeLayout> computeLayout(TypeKind K, std::span<const int64_t> Ints,
   }
   if (!L)
     return L;
+
+  if (!L->Identity && K != TypeKind::Predefined)
+    L->Identity = reducedIdentity(K, Ints, Operands,
+                                  K == TypeKind::IndexedBlock ||
+                                          K == TypeKind::HIndexedBlock
+                                      ? std::span<const int64_t>(Ints.data(), 1)
+                                      : (Spec.NumLists ? List(0)
+                                                       : std::span<const int64_t>()),
+                                  Spec.NumLists ? List(Spec.NumLists - 1)
+                                                : std::span<const int64_t>());
 
   // Depth and cost describe this node's own tree, not the expansion's.
   unsigned Depth = 0;

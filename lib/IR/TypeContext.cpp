@@ -556,6 +556,8 @@ Expected<const Type *> TypeContext::get(TypeKind K, std::vector<int64_t> Ints,
   }
   Node->Expansion = Expansion;
   Node->Layout = *Layout;
+  if (!Node->Layout.Identity)
+    Node->Layout.Identity = Node.get();
   const Type *Result = Node.get();
   Nodes.push_back(std::move(Node));
   Unique.insert(Result);

@@ -33,8 +33,12 @@ Error fail(const Type *T, const std::string &Message) {
                    " node: " + Message);
 }
 
-bool sameLayout(const TypeLayout &A, const TypeLayout &B) {
-  return A.Size == B.Size && A.Lb == B.Lb && A.Ub == B.Ub &&
+/// Fresh is recomputed, Cached is the node's (whose null identity was
+/// replaced by the node itself).
+bool sameLayout(const TypeLayout &Fresh, const TypeLayout &Cached,
+                const Type *T) {
+  const TypeLayout &A = Fresh, &B = Cached;
+  return (A.Identity ? A.Identity : T) == B.Identity && A.Size == B.Size && A.Lb == B.Lb && A.Ub == B.Ub &&
          A.TrueLb == B.TrueLb && A.TrueUb == B.TrueUb && A.Align == B.Align &&
          A.Elements == B.Elements && A.Blocks == B.Blocks &&
          A.Depth == B.Depth && A.Cost == B.Cost &&
@@ -103,7 +107,7 @@ Error verifyNode(const Type *T) {
   if (!L)
     return fail(T, "layout no longer computes: " + L.takeError().message());
   const TypeLayout &C = T->getLayout();
-  if (!sameLayout(*L, C))
+  if (!sameLayout(*L, C, T))
     return fail(T, "cached layout differs from the recomputed one");
   if (C.Size < 0 || (C.Size == 0) != (C.Blocks.Count == 0) ||
       C.Elements > static_cast<uint64_t>(C.Size) ||

@@ -57,15 +57,17 @@ private:
   }
   bool chance(unsigned Percent) { return below(100) < Percent; }
 
-  /// A count or list length; Shrink halves the upper bound per step.
+  /// A count or list length; Shrink halves the upper bound per step. Zero
+  /// is rarer than the other values: it compounds over the levels of a
+  /// tree, and a zero-size type hides everything below it.
   int64_t count(unsigned Shrink) {
-    if (Opts.AllowZero && chance(10))
+    if (Opts.AllowZero && chance(6))
       return 0;
     int64_t Max = std::max<int64_t>(1, Opts.MaxCount >> Shrink);
     return range(1, Max);
   }
   int64_t blockLength(unsigned Shrink) {
-    if (Opts.AllowZero && chance(10))
+    if (Opts.AllowZero && chance(6))
       return 0;
     int64_t Max = std::max<int64_t>(1, Opts.MaxBlockLength >> Shrink);
     return range(1, Max);
@@ -224,7 +226,7 @@ Expected<const Type *> Generator::drawResized(const Type *Old) {
     Lb = Old->lb() + jitter(16);
     break;
   case 1:
-    Lb = Old->trueLb() - range(0, 16);
+    Lb = Old->trueLb() - (Opts.AllowNegative ? range(0, 16) : 0);
     break;
   default:
     Lb = Opts.AllowNegative ? range(-64, 64) : range(0, 64);

@@ -102,13 +102,21 @@ struct TypeLayout {
   uint64_t Cost = 0;   ///< description cost (saturating), see docs/design.md
   /// Every entry has this basic type (absent for mixed or empty typemaps).
   std::optional<PredefinedId> UniformBasic;
+  /// The object MPICH's engine (Yaksa) represents this type by: types it
+  /// reduces to their oldtype (dup, contiguous(1, T), ...) share it, as do
+  /// predefined types with one representation (MPI_INT, MPI_INT32_T, ...)
+  /// and all zero-length types. A struct whose entries all share one
+  /// object is built as an hindexed, without padding. Null while the
+  /// layout is computed means "the node itself".
+  const void *Identity = nullptr;
 
   int64_t extent() const { return Ub - Lb; }
   int64_t trueExtent() const { return TrueUb - TrueLb; }
   /// Consecutive instances tile memory without gaps: the data is one block
   /// exactly covering [Lb, Ub).
   bool isDense() const {
-    return Size > 0 && Blocks.Count == 1 && Size == Ub - Lb && Lb == TrueLb;
+    return Size > 0 && Blocks.Count == 1 && Blocks.First.Offset == Lb &&
+           Blocks.First.Length == Ub - Lb;
   }
 };
 

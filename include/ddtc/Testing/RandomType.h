@@ -11,11 +11,12 @@
 // hindexed_block, struct (with mixed member types, packed at their natural
 // alignment or scattered), resized, subarray (C and Fortran order, 1 to 3
 // dimensions), darray (block, cyclic and none, default and explicit dargs,
-// both orders, 1 to 3 dimensions, grids of up to 8 processes) and dup. The
-// arguments include negative strides and displacements, resized types with
-// a negative lb, zero counts, zero blocklengths and zero-size types --
-// everything MPI allows, including the corner cases where MPICH has its own
-// rules (zero-length types, struct padding), which ddtc has to match.
+// both orders, 1 to 3 dimensions, up to 3 processes per dimension) and
+// dup. The arguments include negative strides and displacements, resized
+// types with a negative lb, zero counts, zero blocklengths and zero-size
+// types -- everything MPI allows, including the corner cases where MPICH
+// has its own rules (zero-length types, struct padding), which ddtc has to
+// match.
 //
 // What is avoided:
 //  - arguments MPI declares erroneous: TypeContext refuses them (for
