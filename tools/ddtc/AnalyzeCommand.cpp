@@ -11,7 +11,6 @@
 #include "ddtc/Frontend/JSONReader.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
-#include "ddtc/IR/Verifier.h"
 
 #include <nlohmann/json.hpp>
 
@@ -98,10 +97,6 @@ int runAnalyze(const AnalyzeOptions &Options) {
   Module M(Ctx);
   if (Error E = readInput(Options.InputPath, M)) {
     reportError(E.message());
-    return ExitBadInput;
-  }
-  if (Error E = verifyModule(M)) {
-    reportError(Options.InputPath + ": " + E.message());
     return ExitBadInput;
   }
   std::string Report = Options.Format == ReportFormat::Json

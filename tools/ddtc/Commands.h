@@ -47,8 +47,8 @@ struct NormalizeOptions {
 /// `ddtc normalize`: runs the pass pipeline and writes the result.
 int runNormalize(const NormalizeOptions &Options);
 
-/// Reads a description: the textual IR if Path ends in ".ddt", format v1
-/// otherwise. Errors start with the path.
+/// Reads and verifies a description: the textual IR if Path ends in ".ddt",
+/// format v1 otherwise. Errors start with the path.
 Error readInput(const std::string &Path, Module &M);
 
 /// Prints "error: MESSAGE" on stderr.

@@ -12,7 +12,6 @@
 #include "ddtc/Frontend/JSONWriter.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
-#include "ddtc/IR/Verifier.h"
 #include "ddtc/Passes/PassManager.h"
 #include "ddtc/Passes/PassRegistry.h"
 
@@ -63,10 +62,6 @@ int runNormalize(const NormalizeOptions &Options) {
   Module M(Ctx);
   if (Error E = readInput(Options.InputPath, M)) {
     reportError(E.message());
-    return ExitBadInput;
-  }
-  if (Error E = verifyModule(M)) {
-    reportError(Options.InputPath + ": " + E.message());
     return ExitBadInput;
   }
 

@@ -11,7 +11,6 @@
 #include "ddtc/Frontend/JSONWriter.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
-#include "ddtc/IR/Verifier.h"
 
 #include <cstdio>
 
@@ -22,10 +21,6 @@ int runPrint(const PrintOptions &Options) {
   Module M(Ctx);
   if (Error E = readInput(Options.InputPath, M)) {
     reportError(E.message());
-    return ExitBadInput;
-  }
-  if (Error E = verifyModule(M)) {
-    reportError(Options.InputPath + ": " + E.message());
     return ExitBadInput;
   }
 
