@@ -19,24 +19,29 @@ using namespace ddtc;
 
 namespace {
 
+/// Walks T once per iteration and reports runs per second.
+void walkBenchmark(benchmark::State &State, const Type *T, int64_t RunsPerWalk) {
+  int64_t Runs = 0;
+  for (auto _ : State) {
+    TypemapWalker W(T, 1, WalkMode::Bytes);
+    TypemapRun R;
+    int64_t Sum = 0;
+    while (W.next(R))
+      Sum += R.Offset;
+    benchmark::DoNotOptimize(Sum);
+    Runs += RunsPerWalk;
+  }
+  State.counters["runs/s"] =
+      benchmark::Counter(static_cast<double>(Runs), benchmark::Counter::kIsRate);
+}
+
 /// vector(count, 1, 2, MPI_INT): one 4-byte run per element.
 void BM_WalkVector(benchmark::State &State) {
   TypeContext Ctx;
   const int64_t Count = State.range(0);
   const Type *V =
       *Ctx.getVector(Count, 1, 2, Ctx.getPredefined(PredefinedId::Int));
-  int64_t Runs = 0;
-  for (auto _ : State) {
-    TypemapWalker W(V, 1, WalkMode::Bytes);
-    TypemapRun R;
-    int64_t Sum = 0;
-    while (W.next(R))
-      Sum += R.Offset;
-    benchmark::DoNotOptimize(Sum);
-    Runs += Count;
-  }
-  State.counters["runs/s"] =
-      benchmark::Counter(static_cast<double>(Runs), benchmark::Counter::kIsRate);
+  walkBenchmark(State, V, Count);
 }
 BENCHMARK(BM_WalkVector)->Arg(1 << 20)->Arg(1 << 24)->Unit(benchmark::kMillisecond);
 
@@ -46,18 +51,7 @@ void BM_WalkNested(benchmark::State &State) {
   const Type *Inner =
       *Ctx.getHVector(64, 1, 24, Ctx.getPredefined(PredefinedId::Double));
   const Type *Outer = *Ctx.getHVector(State.range(0) / 64, 1, 4096, Inner);
-  int64_t Runs = 0;
-  for (auto _ : State) {
-    TypemapWalker W(Outer, 1, WalkMode::Bytes);
-    TypemapRun R;
-    int64_t Sum = 0;
-    while (W.next(R))
-      Sum += R.Offset;
-    benchmark::DoNotOptimize(Sum);
-    Runs += State.range(0);
-  }
-  State.counters["runs/s"] =
-      benchmark::Counter(static_cast<double>(Runs), benchmark::Counter::kIsRate);
+  walkBenchmark(State, Outer, State.range(0));
 }
 BENCHMARK(BM_WalkNested)->Arg(1 << 20)->Unit(benchmark::kMillisecond);
 

@@ -9,7 +9,9 @@
 //===----------------------------------------------------------------------===//
 #include "ddtc/Frontend/JSONReader.h"
 
+#include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
+#include "ddtc/IR/Verifier.h"
 
 #include <nlohmann/json.hpp>
 
@@ -85,47 +87,32 @@ private:
 
 Expected<int64_t> Reader::readInt(const Json &J, const std::string &Path,
                                   FieldValue Value) {
-  if (J.is_string()) {
-    const std::string &S = J.get_ref<const std::string &>();
-    switch (Value) {
-    case FieldValue::Order:
-      if (S == "C") return static_cast<int64_t>(ArrayOrder::C);
-      if (S == "Fortran") return static_cast<int64_t>(ArrayOrder::Fortran);
-      return error(Path, "expected \"C\" or \"Fortran\", got \"" + S + "\"");
-    case FieldValue::Distrib:
-      if (S == "block") return static_cast<int64_t>(Distribution::Block);
-      if (S == "cyclic") return static_cast<int64_t>(Distribution::Cyclic);
-      if (S == "none") return static_cast<int64_t>(Distribution::None);
-      return error(Path, "expected \"block\", \"cyclic\" or \"none\", got \"" +
-                             S + "\"");
-    case FieldValue::Darg:
-      if (S == "default") return DefaultDarg;
-      return error(Path, "expected an integer or \"default\", got \"" + S + "\"");
-    default:
-      break;
-    }
-  }
-  switch (Value) {
-  case FieldValue::Order:
-    return error(Path, "expected \"C\" or \"Fortran\", got " + describe(J));
-  case FieldValue::Distrib:
-    return error(Path, "expected \"block\", \"cyclic\" or \"none\", got " +
-                           describe(J));
-  default:
-    break;
-  }
-  if (J.is_number_unsigned()) {
+  bool WordsOnly = Value == FieldValue::Order || Value == FieldValue::Distrib;
+  if (J.is_string())
+    if (std::optional<int64_t> X =
+            lookupValueWord(Value, J.get_ref<const std::string &>()))
+      return *X;
+  if (!WordsOnly && J.is_number_unsigned()) {
     uint64_t U = J.get<uint64_t>();
     if (U > static_cast<uint64_t>(INT64_MAX))
       return error(Path, "integer " + std::to_string(U) +
                              " does not fit in 64 bits");
     return static_cast<int64_t>(U);
   }
-  if (J.is_number_integer())
+  if (!WordsOnly && J.is_number_integer())
     return J.get<int64_t>();
-  if (Value == FieldValue::Darg)
-    return error(Path, "expected an integer or \"default\", got " + describe(J));
-  return error(Path, "expected an integer, got " + describe(J));
+
+  const char *Expected = Value == FieldValue::Order ? "\"C\" or \"Fortran\""
+                         : Value == FieldValue::Distrib
+                             ? "\"block\", \"cyclic\" or \"none\""
+                         : Value == FieldValue::Darg ? "an integer or \"default\""
+                                                     : "an integer";
+  // A string in a field that takes words is quoted: it was a near miss.
+  bool TakesWords = WordsOnly || Value == FieldValue::Darg;
+  std::string Got = J.is_string() && TakesWords
+                        ? "\"" + J.get_ref<const std::string &>() + "\""
+                        : describe(J);
+  return error(Path, std::string("expected ") + Expected + ", got " + Got);
 }
 
 Expected<const Type *> Reader::readTypeRef(const Json &J,
@@ -358,6 +345,27 @@ Error readDescriptionFile(const std::string &Path, Module &M) {
   if (Text.find_first_not_of(" \t\r\n") == std::string::npos)
     return makeError(Path + ": empty file, expected a description");
   if (Error E = readDescription(Text, M))
+    return std::move(E.addContext(Path));
+  return Error::success();
+}
+
+Error readAnyDescriptionFile(const std::string &Path, Module &M) {
+  const std::string Suffix = ".ddt";
+  bool Text = Path.size() >= Suffix.size() &&
+              Path.compare(Path.size() - Suffix.size(), Suffix.size(), Suffix) == 0;
+  if (!Text) {
+    if (Error E = readDescriptionFile(Path, M))
+      return E;
+  } else {
+    std::ifstream In(Path, std::ios::binary);
+    if (!In)
+      return makeError(Path + ": " + std::strerror(errno));
+    std::stringstream Buffer;
+    Buffer << In.rdbuf();
+    if (Error E = parseModule(Buffer.str(), M))
+      return std::move(E.addContext(Path));
+  }
+  if (Error E = verifyModule(M))
     return std::move(E.addContext(Path));
   return Error::success();
 }

@@ -66,23 +66,8 @@ public:
 
 private:
   static Json value(FieldValue V, int64_t X) {
-    switch (V) {
-    case FieldValue::Order:
-      return X == static_cast<int64_t>(ArrayOrder::C) ? "C" : "Fortran";
-    case FieldValue::Distrib:
-      return X == static_cast<int64_t>(Distribution::Block)    ? "block"
-             : X == static_cast<int64_t>(Distribution::Cyclic) ? "cyclic"
-                                                               : "none";
-    case FieldValue::Darg:
-      if (X == DefaultDarg)
-        return "default";
-      return X;
-    case FieldValue::Count:
-    case FieldValue::Signed:
-    case FieldValue::None:
-      return X;
-    }
-    return X;
+    std::string_view Word = getValueWord(V, X);
+    return Word.empty() ? Json(X) : Json(std::string(Word));
   }
 
   std::unordered_map<const Type *, std::string> Names;

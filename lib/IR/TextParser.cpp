@@ -158,19 +158,8 @@ private:
       Pos = End - Text.data();
       return X;
     }
-    std::string_view W = word();
-    if (V == FieldValue::Order && W == "C")
-      return static_cast<int64_t>(ArrayOrder::C);
-    if (V == FieldValue::Order && W == "Fortran")
-      return static_cast<int64_t>(ArrayOrder::Fortran);
-    if (V == FieldValue::Distrib && W == "block")
-      return static_cast<int64_t>(Distribution::Block);
-    if (V == FieldValue::Distrib && W == "cyclic")
-      return static_cast<int64_t>(Distribution::Cyclic);
-    if (V == FieldValue::Distrib && W == "none")
-      return static_cast<int64_t>(Distribution::None);
-    if (V == FieldValue::Darg && W == "default")
-      return DefaultDarg;
+    if (std::optional<int64_t> X = lookupValueWord(V, word()))
+      return *X;
     return error("expected a value");
   }
 

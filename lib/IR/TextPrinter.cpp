@@ -83,27 +83,8 @@ public:
 
 private:
   static void printValue(FieldValue V, int64_t X, std::string &Out) {
-    switch (V) {
-    case FieldValue::Order:
-      Out += X == static_cast<int64_t>(ArrayOrder::C) ? "C" : "Fortran";
-      return;
-    case FieldValue::Distrib:
-      Out += X == static_cast<int64_t>(Distribution::Block)    ? "block"
-             : X == static_cast<int64_t>(Distribution::Cyclic) ? "cyclic"
-                                                               : "none";
-      return;
-    case FieldValue::Darg:
-      if (X == DefaultDarg) {
-        Out += "default";
-        return;
-      }
-      break;
-    case FieldValue::Count:
-    case FieldValue::Signed:
-    case FieldValue::None:
-      break;
-    }
-    Out += std::to_string(X);
+    std::string_view Word = getValueWord(V, X);
+    Out += Word.empty() ? std::to_string(X) : std::string(Word);
   }
 
   std::unordered_map<const Type *, std::string> Names;

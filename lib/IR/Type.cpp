@@ -98,6 +98,36 @@ const KindSpec &getKindSpec(TypeKind K) {
   return S;
 }
 
+namespace {
+struct ValueWord {
+  FieldValue Field;
+  int64_t Value;
+  std::string_view Word;
+};
+constexpr ValueWord ValueWords[] = {
+    {FieldValue::Order, static_cast<int64_t>(ArrayOrder::C), "C"},
+    {FieldValue::Order, static_cast<int64_t>(ArrayOrder::Fortran), "Fortran"},
+    {FieldValue::Distrib, static_cast<int64_t>(Distribution::Block), "block"},
+    {FieldValue::Distrib, static_cast<int64_t>(Distribution::Cyclic), "cyclic"},
+    {FieldValue::Distrib, static_cast<int64_t>(Distribution::None), "none"},
+    {FieldValue::Darg, DefaultDarg, "default"},
+};
+} // namespace
+
+std::string_view getValueWord(FieldValue V, int64_t X) {
+  for (const ValueWord &W : ValueWords)
+    if (W.Field == V && W.Value == X)
+      return W.Word;
+  return {};
+}
+
+std::optional<int64_t> lookupValueWord(FieldValue V, std::string_view Word) {
+  for (const ValueWord &W : ValueWords)
+    if (W.Field == V && W.Word == Word)
+      return W.Value;
+  return std::nullopt;
+}
+
 int64_t BlockSummary::minLength() const {
   if (Count == 0)
     return 0;

@@ -64,9 +64,9 @@
 #include "ddtc/Frontend/JSONReader.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TextForm.h"
+#include "ddtc/IR/Verifier.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"
-#include "ddtc/IR/Verifier.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include <mpi.h>
@@ -82,9 +82,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <optional>
 #include <random>
 #include <string>
@@ -763,22 +761,6 @@ bool parseArgs(int Argc, char **Argv, Options &O) {
   return true;
 }
 
-/// Reads a description file, or the textual form of the IR when the name
-/// ends in .ddt (`type NAME = EXPR` lines, as --random prints them).
-Error readInput(const std::string &Path, Module &M) {
-  if (Path.size() < 4 || Path.compare(Path.size() - 4, 4, ".ddt") != 0)
-    return readDescriptionFile(Path, M);
-  std::ifstream In(Path, std::ios::binary);
-  if (!In)
-    return makeError(Path + ": cannot open the file");
-  std::ostringstream Text;
-  Text << In.rdbuf();
-  Error E = parseModule(Text.str(), M);
-  if (E)
-    E.addContext(Path);
-  return E;
-}
-
 std::string baseName(const std::string &Path) {
   size_t Slash = Path.find_last_of('/');
   return Slash == std::string::npos ? Path : Path.substr(Slash + 1);
@@ -788,6 +770,30 @@ int run(const Options &O, const std::vector<MPI_Datatype> &Handles) {
   Checker C(Handles, O.PadMask);
   uint64_t NumTypes = 0, NumMismatches = 0, NumSkips = 0;
   bool Failed = false;
+
+  /// Checks one type and prints its mismatches and skips (or `ok NAME` if
+  /// PrintOk); returns whether anything was printed.
+  auto CheckOne = [&](const std::string &Name, const Type *T,
+                      const std::string &Desc, bool PrintOk) {
+    if (O.Verbose) {
+      std::fprintf(stderr, "checking %s: %s\n", Name.c_str(), Desc.c_str());
+      std::fflush(stderr);
+    }
+    Checker::Result R = C.check(Name, T);
+    ++NumTypes;
+    NumSkips += !R.Skips.empty();
+    if (R.Mismatches.empty() && R.Skips.empty()) {
+      if (PrintOk)
+        std::printf("ok %s\n", Name.c_str());
+      return false;
+    }
+    NumMismatches += !R.Mismatches.empty();
+    for (const std::string &L : R.Mismatches)
+      std::printf("%s\n", L.c_str());
+    for (const std::string &L : R.Skips)
+      std::printf("%s\n", L.c_str());
+    return true;
+  };
 
   if (O.RandomCount) {
     RandomTypeOptions RO;
@@ -806,32 +812,16 @@ int run(const Options &O, const std::vector<MPI_Datatype> &Handles) {
         ++NumMismatches;
         continue;
       }
-      if (O.Verbose) {
-        std::fprintf(stderr, "checking %s: %s\n", Name.c_str(),
-                     printType(T).c_str());
-        std::fflush(stderr);
-      }
-      Checker::Result R = C.check(Name, T);
-      ++NumTypes;
-      NumSkips += !R.Skips.empty();
-      if (R.Mismatches.empty() && R.Skips.empty())
-        continue;
-      NumMismatches += !R.Mismatches.empty();
-      for (const std::string &L : R.Mismatches)
-        std::printf("%s\n", L.c_str());
-      for (const std::string &L : R.Skips)
-        std::printf("%s\n", L.c_str());
-      std::printf("  type: %s\n", printType(T).c_str());
+      std::string Desc = printType(T);
+      if (CheckOne(Name, T, Desc, /*PrintOk=*/false))
+        std::printf("  type: %s\n", Desc.c_str());
     }
   } else {
     bool Qualify = O.Files.size() > 1;
     for (const std::string &Path : O.Files) {
       TypeContext Ctx;
       Module M(Ctx);
-      Error E = readInput(Path, M);
-      if (!E)
-        E = verifyModule(M);
-      if (E) {
+      if (Error E = readAnyDescriptionFile(Path, M)) {
         std::fflush(stdout);
         std::fprintf(stderr, "ddtc-oracle: %s\n", E.message().c_str());
         Failed = true;
@@ -839,23 +829,8 @@ int run(const Options &O, const std::vector<MPI_Datatype> &Handles) {
       }
       for (const NamedType &N : M.types()) {
         std::string Name = Qualify ? baseName(Path) + ":" + N.Name : N.Name;
-        if (O.Verbose) {
-          std::fprintf(stderr, "checking %s: %s\n", Name.c_str(),
-                       printType(N.T, &M).c_str());
-          std::fflush(stderr);
-        }
-        Checker::Result R = C.check(Name, N.T);
-        ++NumTypes;
-        NumSkips += !R.Skips.empty();
-        if (R.Mismatches.empty() && R.Skips.empty()) {
-          std::printf("ok %s\n", Name.c_str());
-          continue;
-        }
-        NumMismatches += !R.Mismatches.empty();
-        for (const std::string &L : R.Mismatches)
-          std::printf("%s\n", L.c_str());
-        for (const std::string &L : R.Skips)
-          std::printf("%s\n", L.c_str());
+        CheckOne(Name, N.T, O.Verbose ? printType(N.T, &M) : std::string(),
+                 /*PrintOk=*/true);
       }
     }
   }

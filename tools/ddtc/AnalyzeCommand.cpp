@@ -95,7 +95,7 @@ std::string jsonReport(const Module &M, const std::string &Path) {
 int runAnalyze(const AnalyzeOptions &Options) {
   TypeContext Ctx;
   Module M(Ctx);
-  if (Error E = readInput(Options.InputPath, M)) {
+  if (Error E = readAnyDescriptionFile(Options.InputPath, M)) {
     reportError(E.message());
     return ExitBadInput;
   }

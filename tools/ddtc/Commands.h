@@ -7,9 +7,6 @@
 #ifndef DDTC_TOOLS_DDTC_COMMANDS_H
 #define DDTC_TOOLS_DDTC_COMMANDS_H
 
-#include "ddtc/IR/Module.h"
-#include "ddtc/Support/Error.h"
-
 #include <string>
 
 namespace ddtc {
@@ -46,10 +43,6 @@ struct NormalizeOptions {
 
 /// `ddtc normalize`: runs the pass pipeline and writes the result.
 int runNormalize(const NormalizeOptions &Options);
-
-/// Reads and verifies a description: the textual IR if Path ends in ".ddt",
-/// format v1 otherwise. Errors start with the path.
-Error readInput(const std::string &Path, Module &M);
 
 /// Prints "error: MESSAGE" on stderr.
 void reportError(const std::string &Message);

@@ -60,7 +60,7 @@ int runNormalize(const NormalizeOptions &Options) {
 
   TypeContext Ctx;
   Module M(Ctx);
-  if (Error E = readInput(Options.InputPath, M)) {
+  if (Error E = readAnyDescriptionFile(Options.InputPath, M)) {
     reportError(E.message());
     return ExitBadInput;
   }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
+#include "ddtc/Frontend/JSONReader.h"
 #include "ddtc/Frontend/JSONWriter.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
@@ -19,7 +20,7 @@ namespace ddtc {
 int runPrint(const PrintOptions &Options) {
   TypeContext Ctx;
   Module M(Ctx);
-  if (Error E = readInput(Options.InputPath, M)) {
+  if (Error E = readAnyDescriptionFile(Options.InputPath, M)) {
     reportError(E.message());
     return ExitBadInput;
   }

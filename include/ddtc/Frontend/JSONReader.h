@@ -23,6 +23,11 @@ Error readDescription(std::string_view Text, Module &M);
 /// Reads the file at Path; the error message starts with the path.
 Error readDescriptionFile(const std::string &Path, Module &M);
 
+/// Reads the file at Path as format v1, or as the textual IR when the name
+/// ends in ".ddt" (what tests and `--random` printouts use), and verifies
+/// the result. The error message starts with the path.
+Error readAnyDescriptionFile(const std::string &Path, Module &M);
+
 } // namespace ddtc
 
 #endif // DDTC_FRONTEND_JSONREADER_H

@@ -84,6 +84,12 @@ struct KindSpec {
 
 const KindSpec &getKindSpec(TypeKind K);
 
+/// The word an integer argument is written as, for enumerated fields
+/// ("Fortran", "cyclic", "default"); empty when it is written as a number.
+std::string_view getValueWord(FieldValue V, int64_t X);
+/// The integer a word stands for in a field of kind V, if any.
+std::optional<int64_t> lookupValueWord(FieldValue V, std::string_view Word);
+
 //===----------------------------------------------------------------------===//
 // Layout
 //===----------------------------------------------------------------------===//
