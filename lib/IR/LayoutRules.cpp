@@ -521,7 +521,9 @@ Expected<TypeLayout> computeLayout(TypeKind K, std::span<const int64_t> Ints,
     Cost = saturatingAdd(Cost, Op->getLayout().Cost);
   }
   L->Depth = Depth;
-  L->Cost = Cost;
+  // A subarray or darray is as costly as the constructors MPI builds from
+  // it: it is shorthand for them, and the engine processes those.
+  L->Cost = Expansion ? Expansion->getLayout().Cost : Cost;
   return L;
 }
 

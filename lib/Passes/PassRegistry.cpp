@@ -2,6 +2,7 @@
 #include "ddtc/Passes/PassRegistry.h"
 
 #include "ddtc/Passes/Canonicalize.h"
+#include "ddtc/Passes/Reconstruct.h"
 
 namespace ddtc {
 
@@ -11,6 +12,10 @@ const PassInfo Registry[] = {
      "local rewrites to a fixpoint (trivial constructors, zero blocks, dense "
      "vectors, merged blocks, constant strides, nested vectors)",
      createCanonicalizePass},
+    {"reconstruct",
+     "rebuild each type from its typemap: the cheapest tree of vectors, "
+     "index lists and structs (dynamic program, lattice recovery)",
+     createReconstructPass},
 };
 } // namespace
 

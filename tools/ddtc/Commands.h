@@ -7,6 +7,8 @@
 #ifndef DDTC_TOOLS_DDTC_COMMANDS_H
 #define DDTC_TOOLS_DDTC_COMMANDS_H
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace ddtc {
@@ -39,6 +41,8 @@ struct NormalizeOptions {
   ReportFormat Format = ReportFormat::Json;
   bool PrintAfterAll = false;
   bool Verify = true;
+  /// With a value: describe the message of Count instances (GL1).
+  std::optional<uint64_t> Count;
 };
 
 /// `ddtc normalize`: runs the pass pipeline and writes the result.

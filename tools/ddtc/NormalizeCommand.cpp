@@ -10,8 +10,10 @@
 
 #include "ddtc/Frontend/JSONReader.h"
 #include "ddtc/Frontend/JSONWriter.h"
+#include "ddtc/IR/Equivalence.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
+#include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Passes/PassManager.h"
 #include "ddtc/Passes/PassRegistry.h"
 
@@ -48,6 +50,35 @@ Error writeAtomically(const std::string &Path, const std::string &Text) {
   return Error::success();
 }
 
+/// Replaces every type by the normal form of its message of Count
+/// instances (GL1: count x T sent as one type). The typemap of the message
+/// is kept; the bounds are the new type's own.
+Error describeMessages(Module &M, uint64_t Count, bool Verify) {
+  TypeContext &Ctx = M.getContext();
+  Normalizer N(Ctx);
+  for (NamedType &NT : M.types()) {
+    auto InType = [&](Error E) {
+      return std::move(E.addContext("type '" + NT.Name + "'"));
+    };
+    Expected<const Type *> Message = N.normalizeMessage(NT.T, Count);
+    if (!Message)
+      return InType(Message.takeError());
+    if (Verify) {
+      Expected<const Type *> Whole = Ctx.getContiguous(int64_t(Count), NT.T);
+      if (!Whole)
+        return InType(Whole.takeError());
+      EquivalenceResult R =
+          checkEquivalent(*Whole, *Message, 1, /*CheckBounds=*/false);
+      if (!R.Equivalent)
+        return InType(makeError("internal error: message form differs: " +
+                                R.Difference));
+    }
+    NT.T = *Message;
+    NT.Extras.emplace_back("x-count", std::to_string(Count));
+  }
+  return Error::success();
+}
+
 } // namespace
 
 int runNormalize(const NormalizeOptions &Options) {
@@ -77,6 +108,12 @@ int runNormalize(const NormalizeOptions &Options) {
   if (Error E = PM.run(M)) {
     reportError(Options.InputPath + ": " + E.message());
     return ExitBadInput;
+  }
+  if (Options.Count) {
+    if (Error E = describeMessages(M, *Options.Count, Options.Verify)) {
+      reportError(Options.InputPath + ": " + E.message());
+      return ExitBadInput;
+    }
   }
 
   std::string Out = Options.Format == ReportFormat::Text ? printModule(M)

@@ -64,6 +64,11 @@ int main(int argc, char **argv) {
                          "print the module (textual IR) on stderr after each pass");
   NormalizeCmd->add_flag("!--no-verify", Normalize.Verify,
                          "skip checking each result's equivalence with its input");
+  NormalizeCmd
+      ->add_option("--count", Normalize.Count,
+                   "describe the message of N consecutive instances as one "
+                   "type, to send with count 1 (recorded as x-count)")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
   NormalizeCmd->add_option("--format", Normalize.Format, "output: json (default) or text")
       ->transform(CLI::CheckedTransformer(Formats, CLI::ignore_case));
 

@@ -30,7 +30,8 @@ Expected<std::vector<std::unique_ptr<Pass>>>
 parsePassPipeline(std::string_view Pipeline);
 
 /// The pipeline `ddtc normalize` runs by default.
-constexpr std::string_view DefaultPipeline = "canonicalize";
+constexpr std::string_view DefaultPipeline =
+    "canonicalize,reconstruct,canonicalize";
 
 } // namespace ddtc
 

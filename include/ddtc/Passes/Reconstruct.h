@@ -1,0 +1,74 @@
+//===- ddtc/Passes/Reconstruct.h - Optimal trees from typemaps --*- C++ -*-===//
+//
+// Reconstruction forgets how a type was described and rebuilds it from its
+// typemap: the typemap is flattened into maximal blocks (runs of one basic
+// type), a planner finds the cheapest tree for the block sequence under the
+// cost model of docs/normalization.md, and the tree is built and placed at
+// the type's bounds. Because the result depends on the typemap, lb and
+// extent alone, equivalent descriptions get the same tree: the normal form.
+//
+// Types with more blocks than a budget are not flattened; their operands
+// are reconstructed instead (symbolic rewriting on the tree).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_PASSES_RECONSTRUCT_H
+#define DDTC_PASSES_RECONSTRUCT_H
+
+#include "ddtc/IR/TypeContext.h"
+#include "ddtc/Passes/Canonicalize.h"
+#include "ddtc/Passes/Pass.h"
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+
+namespace ddtc {
+
+struct ReconstructOptions {
+  /// Typemaps with more blocks are rewritten through their operands.
+  uint64_t MaxFlatBlocks = uint64_t(1) << 22;
+  /// Block sequences up to this length get the exact dynamic program.
+  size_t DPBlocks = 2048;
+  /// Longest segment a struct node spans inside the dynamic program.
+  size_t StructWindow = 32;
+};
+
+class Reconstructor {
+public:
+  explicit Reconstructor(TypeContext &Ctx, ReconstructOptions Options = {})
+      : Ctx(Ctx), Options(Options), Canon(Ctx) {}
+
+  /// The normal form of T: equivalent to T (same typemap, lb and extent),
+  /// canonicalized, and never costlier than T. T itself when nothing
+  /// cheaper was found.
+  const Type *reconstruct(const Type *T);
+
+  /// The cheapest description found of the typemap of Count consecutive
+  /// instances of T, as one type to be sent with count 1 (GL1). Its bounds
+  /// are its own. Errors if the message is too large to flatten.
+  Expected<const Type *> reconstructMessage(const Type *T, uint64_t Count);
+
+  /// Types whose reconstruction came out costlier than the input and were
+  /// kept as given (the planner is exact only within its budgets).
+  unsigned getNumKeptAsGiven() const { return KeptAsGiven; }
+
+private:
+  /// The reconstructed tree of T's typemap (bounds adjusted if
+  /// KeepBounds), or null if T is empty or too large to flatten.
+  const Type *rebuild(const Type *T, uint64_t Count, bool KeepBounds);
+  const Type *rebuildOperands(const Type *T);
+
+  TypeContext &Ctx;
+  ReconstructOptions Options;
+  /// Built trees are canonicalized before they are judged: the builder
+  /// leaves some rewrites (a struct chunk that tiles) to it.
+  Canonicalizer Canon;
+  std::unordered_map<const Type *, const Type *> Memo;
+  unsigned KeptAsGiven = 0;
+};
+
+std::unique_ptr<Pass> createReconstructPass();
+
+} // namespace ddtc
+
+#endif // DDTC_PASSES_RECONSTRUCT_H

@@ -1,0 +1,100 @@
+//===- lib/Passes/BlockPlan.h - Plans for rebuilding a typemap --*- C++ -*-===//
+//
+// Reconstruction works on a typemap flattened into maximal blocks: runs of
+// consecutive elements of one basic type. A Plan says how a consecutive
+// segment of those blocks is described with MPI constructors; planners
+// choose plans by predicted description cost, the builder (Reconstruct.cpp)
+// turns a plan into IR. Keeping plans apart from IR lets the planners
+// compare many candidates without creating nodes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_LIB_PASSES_BLOCKPLAN_H
+#define DDTC_LIB_PASSES_BLOCKPLAN_H
+
+#include "ddtc/IR/Predefined.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace ddtc::recon {
+
+/// Count consecutive elements of one basic type starting at Offset bytes.
+struct Block {
+  int64_t Offset = 0;
+  int64_t Count = 0;
+  PredefinedId Basic = PredefinedId::Byte;
+
+  bool sameShape(const Block &O) const {
+    return Count == O.Count && Basic == O.Basic;
+  }
+};
+
+/// Bytes an element of a basic type occupies (size == extent for them).
+int64_t elementSize(PredefinedId Basic);
+
+enum class PlanKind : uint8_t {
+  Single,     ///< one block: the basic type, or contiguous(count, basic)
+  Arith,      ///< equal blocks at a constant stride: vector(m, count, stride)
+  Repeat,     ///< r translated copies of a chunk: hvector(r, 1, stride, chunk)
+  Contig,     ///< r copies of a chunk at its own extent: contiguous(r, chunk)
+  VectorBl,   ///< r copies of b back-to-back sub-chunks: vector(r, b, stride, sub)
+  IndexChunk, ///< r copies of a chunk anywhere: hindexed_block(b, displs, sub)
+  IndexBlock, ///< equal blocks: hindexed_block(count, displacements)
+  Indexed,    ///< blocks of one basic type: hindexed(counts, displacements)
+  Struct,     ///< consecutive pieces: struct of the pieces' types
+};
+
+/// How blocks [Begin, End) are described. Strides are in bytes; the builder
+/// picks element units (vector, indexed) when they divide evenly.
+struct Plan {
+  PlanKind Kind = PlanKind::Single;
+  size_t Begin = 0, End = 0;
+  uint64_t Reps = 0;     ///< Repeat, Contig, VectorBl: copies of the child
+  uint64_t BlockLen = 0; ///< VectorBl, IndexChunk: sub-chunks per copy
+  size_t ChunkLen = 0;   ///< IndexChunk: blocks per copy
+  int64_t Stride = 0;    ///< Arith, Repeat, VectorBl
+  uint64_t Cost = 0;     ///< predicted description cost (docs/normalization.md)
+  std::vector<Plan> Children; ///< the chunk, or the pieces of a struct
+
+  static Plan make(PlanKind K, size_t Begin, size_t End, uint64_t Cost = 0) {
+    Plan P;
+    P.Kind = K;
+    P.Begin = Begin;
+    P.End = End;
+    P.Cost = Cost;
+    return P;
+  }
+
+  size_t size() const { return End - Begin; }
+  /// A leaf or struct takes any displacement for free, and so does a
+  /// repetition of such a chunk; other roots need a placing hindexed_block.
+  bool isShiftable() const;
+};
+
+/// Cost of the hindexed_block(1, [d], T) that places a non-shiftable tree.
+constexpr uint64_t PlacementCost = 4;
+
+struct PlannerLimits {
+  /// Segments up to this many blocks get the full dynamic program.
+  size_t DPBlocks = 2048;
+  /// Struct nodes inside the DP span at most this many blocks (the top
+  /// level is unrestricted); keeps the DP at O(n^2 * window).
+  size_t StructWindow = 32;
+};
+
+/// Cheapest plan the dynamic program finds for all of Blocks (block indices
+/// of the plan are relative to Blocks; 1 <= Blocks.size() <= 65535).
+/// NeedsPlacement: the first block must land at its own Offset, so a root
+/// that cannot absorb an offset costs PlacementCost more.
+Plan planSegmentDP(std::span<const Block> Blocks, const PlannerLimits &L,
+                   bool NeedsPlacement);
+
+/// Plan for any number of blocks: segments up to L.DPBlocks get the DP;
+/// longer ones Kalany-Traeff repetition by divisors, else lattice pieces.
+Plan planBlocks(std::span<const Block> Blocks, const PlannerLimits &L);
+
+} // namespace ddtc::recon
+
+#endif // DDTC_LIB_PASSES_BLOCKPLAN_H

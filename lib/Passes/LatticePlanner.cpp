@@ -1,0 +1,205 @@
+//===- lib/Passes/LatticePlanner.cpp - Plans for long block sequences -----===//
+//
+// The DP is quadratic, so long sequences are first taken apart the way
+// regular data is built:
+//
+//  1. Repetition (Kalany & Traeff): for the divisors q of the block count,
+//     smallest first, test whether the sequence is m/q translated copies
+//     of its first q blocks -- O(m) per divisor, usually a few steps before
+//     the first mismatch. The chunk is planned recursively, so a hidden
+//     k-dimensional lattice comes back as k nested vectors.
+//  2. Lattice pieces: otherwise the sequence is cut greedily into maximal
+//     two-level lattice prefixes (rows of equal blocks at one stride,
+//     repeated at one translation) -- a vector of vectors plus remainders.
+//     Short irregular stretches between them are merged; the pieces become
+//     a struct, unless one index list over everything is cheaper.
+//
+// Segments short enough go to the exact DP.
+//
+//===----------------------------------------------------------------------===//
+#include "BlockPlan.h"
+
+#include <algorithm>
+
+namespace ddtc::recon {
+
+namespace {
+
+/// Pieces shorter than this are not worth a struct entry of their own.
+constexpr size_t MinRegularPiece = 4;
+
+void shiftIndices(Plan &P, size_t By) {
+  P.Begin += By;
+  P.End += By;
+  for (Plan &C : P.Children)
+    shiftIndices(C, By);
+}
+
+std::vector<size_t> divisorsAscending(size_t M) {
+  std::vector<size_t> Low, High;
+  for (size_t D = 1; D * D <= M; ++D)
+    if (M % D == 0) {
+      Low.push_back(D);
+      if (D != M / D)
+        High.push_back(M / D);
+    }
+  Low.insert(Low.end(), High.rbegin(), High.rend());
+  return Low;
+}
+
+class LargePlanner {
+public:
+  LargePlanner(std::span<const Block> B, const PlannerLimits &L) : B(B), L(L) {}
+
+  Plan plan(size_t I, size_t J, bool NeedsPlacement);
+
+private:
+  bool translationAt(size_t T, size_t Q, int64_t &D) const {
+    return B[T].sameShape(B[T + Q]) &&
+           !__builtin_sub_overflow(B[T + Q].Offset, B[T].Offset, &D);
+  }
+  /// Blocks matched from I + Q on, where each block repeats the one Q
+  /// before it at the translation of block I + Q.
+  size_t matchedAfter(size_t I, size_t Q, size_t J) const;
+  int64_t extentOf(size_t I, size_t J) const;
+  Plan leaf(size_t I, size_t J) const;
+  Plan repetition(size_t I, size_t M, size_t Q);
+  Plan pieces(size_t I, size_t J);
+
+  std::span<const Block> B;
+  PlannerLimits L;
+};
+
+size_t LargePlanner::matchedAfter(size_t I, size_t Q, size_t J) const {
+  int64_t D0;
+  if (I + Q >= J || !translationAt(I, Q, D0))
+    return 0;
+  size_t U = I + Q;
+  for (int64_t D; U < J && translationAt(U - Q, Q, D) && D == D0;)
+    ++U;
+  return U - (I + Q);
+}
+
+int64_t LargePlanner::extentOf(size_t I, size_t J) const {
+  int64_t Lo = B[I].Offset, Hi = B[I].Offset;
+  for (size_t T = I; T < J; ++T) {
+    Lo = std::min(Lo, B[T].Offset);
+    Hi = std::max(Hi, B[T].Offset + B[T].Count * elementSize(B[T].Basic));
+  }
+  int64_t E;
+  return __builtin_sub_overflow(Hi, Lo, &E) ? -1 : E;
+}
+
+Plan LargePlanner::leaf(size_t I, size_t J) const {
+  size_t M = J - I;
+  bool SameShape = true, SameBasic = true;
+  for (size_t T = I + 1; T < J; ++T) {
+    SameShape &= B[T].sameShape(B[I]);
+    SameBasic &= B[T].Basic == B[I].Basic;
+  }
+  Plan P;
+  P.Begin = I;
+  P.End = J;
+  if (SameShape || SameBasic) {
+    P.Kind = SameShape ? PlanKind::IndexBlock : PlanKind::Indexed;
+    P.Cost = SameShape ? 3 + M : 2 + 2 * M;
+    return P;
+  }
+  // Mixed basic types: a struct of the blocks.
+  P.Kind = PlanKind::Struct;
+  P.Cost = 1 + 3 * M;
+  for (size_t T = I; T < J; ++T)
+    P.Children.push_back(Plan::make(PlanKind::Single, T, T + 1));
+  return P;
+}
+
+Plan LargePlanner::repetition(size_t I, size_t M, size_t Q) {
+  Plan P;
+  P.Begin = I;
+  P.End = I + M;
+  P.Reps = M / Q;
+  P.Stride = B[I + Q].Offset - B[I].Offset; // checked by matchedAfter
+  if (Q == 1) {
+    P.Kind = PlanKind::Arith;
+    P.Cost = 5;
+    return P;
+  }
+  Plan Chunk = plan(I, I + Q, /*NeedsPlacement=*/false);
+  if (Chunk.Kind != PlanKind::Struct && P.Stride == extentOf(I, I + Q)) {
+    P.Kind = PlanKind::Contig;
+    P.Cost = Chunk.Cost + 3;
+  } else if (Chunk.Kind == PlanKind::Contig) {
+    P.Kind = PlanKind::VectorBl;
+    P.BlockLen = Chunk.Reps;
+    P.Cost = Chunk.Children.front().Cost + 5;
+    P.Children.push_back(std::move(Chunk.Children.front()));
+    return P;
+  } else {
+    P.Kind = PlanKind::Repeat;
+    P.Cost = Chunk.Cost + 5;
+  }
+  P.Children.push_back(std::move(Chunk));
+  return P;
+}
+
+Plan LargePlanner::pieces(size_t I, size_t J) {
+  // Greedy maximal lattice prefixes: a row of A equal blocks at one stride,
+  // then as many whole copies of that row as follow at one translation.
+  struct Cut {
+    size_t From, To;
+    bool Merged; ///< short irregular pieces glued together
+  };
+  std::vector<Cut> Cuts;
+  for (size_t T = I; T < J;) {
+    size_t A = 1 + matchedAfter(T, 1, J);
+    size_t Rows = 1 + matchedAfter(T, A, J) / A;
+    size_t End = T + A * Rows;
+    bool Short = End - T < MinRegularPiece;
+    if (Short && !Cuts.empty() && Cuts.back().Merged)
+      Cuts.back().To = End;
+    else
+      Cuts.push_back({T, End, Short});
+    T = End;
+  }
+
+  Plan S;
+  S.Kind = PlanKind::Struct;
+  S.Begin = I;
+  S.End = J;
+  S.Cost = 1;
+  for (const Cut &C : Cuts) {
+    size_t Len = C.To - C.From;
+    // A long irregular stretch would be cut the same way again: list it.
+    Plan Piece = Len == 1                       ? Plan::make(PlanKind::Single, C.From, C.To)
+                 : C.Merged && Len > L.DPBlocks ? leaf(C.From, C.To)
+                                                : plan(C.From, C.To, false);
+    S.Cost += 3 + (Len == 1 ? 0 : Piece.Cost);
+    S.Children.push_back(std::move(Piece));
+  }
+  Plan Whole = leaf(I, J);
+  if (Whole.Kind != PlanKind::Struct && Whole.Cost <= S.Cost)
+    return Whole;
+  return S;
+}
+
+Plan LargePlanner::plan(size_t I, size_t J, bool NeedsPlacement) {
+  size_t M = J - I;
+  if (M <= L.DPBlocks) {
+    Plan P = planSegmentDP(B.subspan(I, M), L, NeedsPlacement);
+    shiftIndices(P, I);
+    return P;
+  }
+  for (size_t Q : divisorsAscending(M))
+    if (Q < M && matchedAfter(I, Q, J) == M - Q)
+      return repetition(I, M, Q);
+  return pieces(I, J);
+}
+
+} // namespace
+
+Plan planBlocks(std::span<const Block> Blocks, const PlannerLimits &L) {
+  return LargePlanner(Blocks, L).plan(0, Blocks.size(),
+                                      Blocks.front().Offset != 0);
+}
+
+} // namespace ddtc::recon

@@ -1,0 +1,312 @@
+//===- lib/Passes/Reconstruct.cpp - Optimal trees from typemaps -----------===//
+//
+// Flattens a typemap into blocks, asks the planners (BlockPlan.h) for the
+// cheapest plan and builds it. Every plan is built relative to its first
+// block; a leaf or struct absorbs an offset into its displacements, any
+// other root is placed by hindexed_block(1, [offset], tree). The builder
+// prefers element units (vector, indexed_block, indexed) whenever strides
+// and displacements divide evenly, as canonicalization does, so that the
+// result is already canonical.
+//
+//===----------------------------------------------------------------------===//
+#include "ddtc/Passes/Reconstruct.h"
+
+#include "BlockPlan.h"
+#include "ddtc/IR/TypemapWalker.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace ddtc {
+
+using recon::Block;
+using recon::Plan;
+using recon::PlanKind;
+
+namespace {
+
+/// The typemap of Count instances of T as maximal typed blocks, or nothing
+/// if it has more than Max blocks.
+std::optional<std::vector<Block>> flatten(const Type *T, uint64_t Count,
+                                          uint64_t Max) {
+  uint64_t Estimate;
+  if (__builtin_mul_overflow(T->getLayout().Blocks.Count, Count, &Estimate) ||
+      Estimate > Max)
+    return std::nullopt;
+  std::vector<Block> Blocks;
+  TypemapWalker Walker(T, Count, WalkMode::Typed);
+  for (TypemapRun Run; Walker.next(Run);) {
+    if (Blocks.size() == Max)
+      return std::nullopt;
+    Blocks.push_back(
+        {Run.Offset, Run.Length / recon::elementSize(Run.Basic), Run.Basic});
+  }
+  return Blocks;
+}
+
+Error overflow() { return makeError("displacement overflows 64 bits"); }
+
+class PlanBuilder {
+public:
+  PlanBuilder(TypeContext &Ctx, std::span<const Block> B) : Ctx(Ctx), B(B) {}
+
+  /// The type of plan P with its first block at byte Shift.
+  Expected<const Type *> build(const Plan &P, int64_t Shift);
+
+private:
+  const Type *basic(size_t T) const { return Ctx.getPredefined(B[T].Basic); }
+  /// Displacements of blocks [From, To) when block Origin is at Shift.
+  Expected<std::vector<int64_t>> displacements(size_t Origin, size_t From,
+                                               size_t To, int64_t Shift) const;
+  Expected<const Type *> place(Expected<const Type *> T, int64_t Shift);
+  Expected<const Type *> repeat(uint64_t Reps, uint64_t BlockLen,
+                                int64_t Stride, const Type *Child);
+
+  TypeContext &Ctx;
+  std::span<const Block> B;
+};
+
+Expected<std::vector<int64_t>>
+PlanBuilder::displacements(size_t Origin, size_t From, size_t To,
+                           int64_t Shift) const {
+  std::vector<int64_t> D;
+  D.reserve(To - From);
+  for (size_t T = From; T < To; ++T) {
+    int64_t Rel;
+    if (__builtin_sub_overflow(B[T].Offset, B[Origin].Offset, &Rel) ||
+        __builtin_add_overflow(Rel, Shift, &Rel))
+      return overflow();
+    D.push_back(Rel);
+  }
+  return D;
+}
+
+/// Element units when every displacement is a whole number of elements.
+bool toElements(std::vector<int64_t> &D, int64_t Size) {
+  if (!std::all_of(D.begin(), D.end(), [&](int64_t X) { return X % Size == 0; }))
+    return false;
+  for (int64_t &X : D)
+    X /= Size;
+  return true;
+}
+
+Expected<const Type *> PlanBuilder::place(Expected<const Type *> T,
+                                          int64_t Shift) {
+  if (!T || Shift == 0)
+    return T;
+  int64_t D[] = {Shift};
+  return Ctx.getHIndexedBlock(1, D, *T);
+}
+
+Expected<const Type *> PlanBuilder::repeat(uint64_t Reps, uint64_t BlockLen,
+                                           int64_t Stride, const Type *Child) {
+  int64_t Ext = Child->extent();
+  if (Ext != 0 && Stride % Ext == 0)
+    return Ctx.getVector(int64_t(Reps), int64_t(BlockLen), Stride / Ext, Child);
+  return Ctx.getHVector(int64_t(Reps), int64_t(BlockLen), Stride, Child);
+}
+
+Expected<const Type *> PlanBuilder::build(const Plan &P, int64_t Shift) {
+  const Block &First = B[P.Begin];
+  int64_t Size = recon::elementSize(First.Basic);
+  switch (P.Kind) {
+  case PlanKind::Single:
+    if (Shift != 0) {
+      int64_t D[] = {Shift};
+      if (Shift % Size == 0) {
+        D[0] /= Size;
+        return Ctx.getIndexedBlock(First.Count, D, basic(P.Begin));
+      }
+      return Ctx.getHIndexedBlock(First.Count, D, basic(P.Begin));
+    }
+    if (First.Count == 1)
+      return basic(P.Begin);
+    return Ctx.getContiguous(First.Count, basic(P.Begin));
+
+  case PlanKind::Arith:
+    return place(P.Stride % Size == 0
+                     ? Ctx.getVector(int64_t(P.Reps), First.Count,
+                                     P.Stride / Size, basic(P.Begin))
+                     : Ctx.getHVector(int64_t(P.Reps), First.Count, P.Stride,
+                                      basic(P.Begin)),
+                 Shift);
+
+  case PlanKind::Repeat:
+  case PlanKind::Contig:
+  case PlanKind::VectorBl: {
+    // A shiftable chunk takes the offset; otherwise the whole is placed.
+    const Plan &Child = P.Children.front();
+    bool Absorb = Child.isShiftable();
+    Expected<const Type *> C = build(Child, Absorb ? Shift : 0);
+    if (!C)
+      return C;
+    Expected<const Type *> R =
+        P.Kind == PlanKind::Repeat ? repeat(P.Reps, 1, P.Stride, *C)
+        : P.Kind == PlanKind::VectorBl
+            ? repeat(P.Reps, P.BlockLen, P.Stride, *C)
+            : (*C)->extent() == P.Stride
+                  ? Ctx.getContiguous(int64_t(P.Reps), *C)
+                  : repeat(P.Reps, 1, P.Stride, *C);
+    return place(std::move(R), Absorb ? 0 : Shift);
+  }
+
+  case PlanKind::IndexChunk: {
+    Expected<const Type *> C = build(P.Children.front(), 0);
+    if (!C)
+      return C;
+    std::vector<int64_t> D;
+    for (uint64_t K = 0; K < P.Reps; ++K) {
+      Expected<std::vector<int64_t>> One = displacements(
+          P.Begin, P.Begin + K * P.ChunkLen, P.Begin + K * P.ChunkLen + 1, Shift);
+      if (!One)
+        return One.takeError();
+      D.push_back(One->front());
+    }
+    int64_t Ext = (*C)->extent();
+    if (Ext != 0 && toElements(D, Ext))
+      return Ctx.getIndexedBlock(int64_t(P.BlockLen), D, *C);
+    return Ctx.getHIndexedBlock(int64_t(P.BlockLen), D, *C);
+  }
+
+  case PlanKind::IndexBlock:
+  case PlanKind::Indexed: {
+    Expected<std::vector<int64_t>> D =
+        displacements(P.Begin, P.Begin, P.End, Shift);
+    if (!D)
+      return D.takeError();
+    bool Elements = toElements(*D, Size);
+    if (P.Kind == PlanKind::IndexBlock)
+      return Elements ? Ctx.getIndexedBlock(First.Count, *D, basic(P.Begin))
+                      : Ctx.getHIndexedBlock(First.Count, *D, basic(P.Begin));
+    std::vector<int64_t> Counts;
+    for (size_t T = P.Begin; T < P.End; ++T)
+      Counts.push_back(B[T].Count);
+    return Elements ? Ctx.getIndexed(Counts, *D, basic(P.Begin))
+                    : Ctx.getHIndexed(Counts, *D, basic(P.Begin));
+  }
+
+  case PlanKind::Struct: {
+    std::vector<int64_t> Lengths, Disps;
+    std::vector<const Type *> Types;
+    for (const Plan &Piece : P.Children) {
+      Expected<std::vector<int64_t>> D =
+          displacements(P.Begin, Piece.Begin, Piece.Begin + 1, Shift);
+      if (!D)
+        return D.takeError();
+      Disps.push_back(D->front());
+      if (Piece.size() == 1) {
+        // The entry's blocklength counts the elements of the block.
+        Lengths.push_back(B[Piece.Begin].Count);
+        Types.push_back(basic(Piece.Begin));
+        continue;
+      }
+      Expected<const Type *> T = build(Piece, 0);
+      if (!T)
+        return T;
+      Lengths.push_back(1);
+      Types.push_back(*T);
+    }
+    return Ctx.getStruct(Lengths, Disps, Types);
+  }
+  }
+  return makeError("unknown plan");
+}
+
+bool sameBounds(const Type *A, const Type *B) {
+  return A->lb() == B->lb() && A->extent() == B->extent();
+}
+
+} // namespace
+
+const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
+                                   bool KeepBounds) {
+  std::optional<std::vector<Block>> Blocks =
+      flatten(T, Count, Options.MaxFlatBlocks);
+  if (!Blocks || Blocks->empty())
+    return nullptr;
+  recon::PlannerLimits Limits{Options.DPBlocks, Options.StructWindow};
+  Plan P = recon::planBlocks(*Blocks, Limits);
+  Expected<const Type *> X =
+      PlanBuilder(Ctx, *Blocks).build(P, Blocks->front().Offset);
+  if (X && KeepBounds && !sameBounds(*X, T))
+    X = Ctx.getResized(T->lb(), T->extent(), *X);
+  if (!X) {
+    (void)X.takeError(); // e.g. a displacement beyond 64 bits: keep T
+    return nullptr;
+  }
+  return *X;
+}
+
+const Type *Reconstructor::rebuildOperands(const Type *T) {
+  std::vector<const Type *> Ops;
+  bool Changed = false;
+  for (const Type *Op : T->getOperands()) {
+    Ops.push_back(reconstruct(Op));
+    Changed |= Ops.back() != Op;
+  }
+  if (!Changed)
+    return T;
+  Expected<const Type *> R = Ctx.get(
+      T->getKind(), std::vector<int64_t>(T->getInts().begin(), T->getInts().end()),
+      Ops);
+  if (!R) {
+    (void)R.takeError();
+    return T;
+  }
+  // An equivalent operand can still move a struct's padding.
+  return sameBounds(*R, T) ? *R : T;
+}
+
+const Type *Reconstructor::reconstruct(const Type *T) {
+  if (auto It = Memo.find(T); It != Memo.end())
+    return It->second;
+  const Type *R = T->size() == 0 ? T : rebuild(T, 1, /*KeepBounds=*/true);
+  if (!R)
+    R = rebuildOperands(T);
+  R = Canon.canonicalize(R);
+  // The planners are exact only within their budgets (and build pair types
+  // from their components): never hand back something costlier.
+  if (R->getLayout().Cost > T->getLayout().Cost) {
+    ++KeptAsGiven;
+    R = T;
+  }
+  Memo[T] = R;
+  return R;
+}
+
+Expected<const Type *> Reconstructor::reconstructMessage(const Type *T,
+                                                         uint64_t Count) {
+  if (T->size() == 0 || Count == 0)
+    return Ctx.getContiguous(0, Ctx.getPredefined(PredefinedId::Byte));
+  const Type *R = rebuild(T, Count, /*KeepBounds=*/false);
+  if (!R)
+    return makeError("the message has more than " +
+                     std::to_string(Options.MaxFlatBlocks) +
+                     " blocks; too large to reconstruct");
+  return Canon.canonicalize(R);
+}
+
+namespace {
+
+class ReconstructPass : public Pass {
+public:
+  std::string_view getName() const override { return "reconstruct"; }
+  bool run(Module &M) override {
+    Reconstructor R(M.getContext());
+    bool Changed = false;
+    for (NamedType &N : M.types()) {
+      const Type *New = R.reconstruct(N.T);
+      Changed |= New != N.T;
+      N.T = New;
+    }
+    return Changed;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createReconstructPass() {
+  return std::make_unique<ReconstructPass>();
+}
+
+} // namespace ddtc

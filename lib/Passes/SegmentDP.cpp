@@ -1,0 +1,441 @@
+//===- lib/Passes/SegmentDP.cpp - Cheapest tree for a block sequence ------===//
+//
+// The dynamic program of Ganian, Kalany, Szeider and Traeff (IPDPS 2016):
+// the cheapest description of every consecutive segment of the block
+// sequence, built from the cheapest descriptions of shorter segments.
+//
+//   single      one block: its basic type, or contiguous(count, basic)
+//   arith       m equal blocks at one stride: one vector
+//   repeat      r copies of segment [i, i+q) translated by a constant:
+//               hvector(r, 1, stride, chunk) -- or contiguous(r, chunk)
+//               when the copies sit at the chunk's extent, or
+//               vector(r, b, stride, sub) when the chunk is itself b
+//               back-to-back copies of a sub-segment
+//   index chunk r copies of a chunk at arbitrary translations:
+//               hindexed_block(b, displacements, chunk or sub)
+//   leaves      hindexed_block / hindexed over the blocks
+//   struct      consecutive pieces, a shortest path over cut points
+//
+// Repetition is tested in O(1): for every period q, Period[q][t] counts the
+// positions from t on where block t+q has block t's shape and lies at the
+// same distance as at t. Segment [i, i+r*q) is r translated copies of its
+// first q blocks exactly when Period[q][i] >= (r-1)*q; Chain[q][i] counts
+// the copies of [i, i+q) that follow each other, each a translate of the
+// one before at any distance. Struct nodes inside
+// the table span at most StructWindow blocks; the top level may cut
+// anywhere. Time O(n^2 (d(n)^2 + window)), memory O(n^2).
+//
+//===----------------------------------------------------------------------===//
+#include "BlockPlan.h"
+
+#include <cassert>
+#include <limits>
+
+namespace ddtc::recon {
+
+int64_t elementSize(PredefinedId Basic) {
+  return getPredefinedInfo(Basic).Size;
+}
+
+bool Plan::isShiftable() const {
+  switch (Kind) {
+  case PlanKind::IndexChunk:
+  case PlanKind::IndexBlock:
+  case PlanKind::Indexed:
+  case PlanKind::Struct:
+    return true;
+  case PlanKind::Repeat:
+  case PlanKind::Contig:
+  case PlanKind::VectorBl:
+    return Children.front().isShiftable();
+  case PlanKind::Single:
+  case PlanKind::Arith:
+    return false;
+  }
+  return false;
+}
+
+namespace {
+
+constexpr uint32_t Inf = std::numeric_limits<uint32_t>::max();
+
+uint32_t plus(uint32_t A, uint32_t B) {
+  uint64_t S = uint64_t(A) + B;
+  return A == Inf || B == Inf || S >= Inf ? Inf : uint32_t(S);
+}
+
+/// Own costs of the nodes a plan creates (1 + arguments, lists per element).
+constexpr uint32_t VectorCost = 5, ContiguousCost = 3, StructEntryCost = 3;
+uint32_t indexBlockCost(size_t M) { return uint32_t(3 + M); }
+uint32_t indexedCost(size_t M) { return uint32_t(2 + 2 * M); }
+
+struct Cell {
+  uint32_t Cost = Inf;
+  PlanKind Kind = PlanKind::Single;
+  uint16_t P = 0; ///< repeat, contig: chunk length; vector_bl: chunk; struct: cut - i
+  uint16_t Q = 0; ///< vector_bl, index_chunk: sub-chunk length (0: none)
+};
+
+class SegmentDP {
+public:
+  SegmentDP(std::span<const Block> Blocks, const PlannerLimits &L)
+      : B(Blocks), N(Blocks.size()), W(L.StructWindow) {
+    assert(N >= 1 && N <= std::numeric_limits<uint16_t>::max());
+  }
+
+  Plan solve(bool NeedsPlacement);
+
+private:
+  size_t index(size_t I, size_t J) const {
+    return I * (2 * N - I + 1) / 2 + (J - I - 1);
+  }
+  const Cell &cell(size_t I, size_t J) const { return Table[index(I, J)]; }
+  /// Cost of [I, J) as a struct piece: a single block costs nothing beyond
+  /// its entry (the entry's blocklength counts the elements).
+  uint32_t pieceCost(size_t I, size_t J) const {
+    return J - I == 1 ? 0 : cell(I, J).Cost;
+  }
+  /// Blocks after I in the arithmetic run that starts at I.
+  size_t Period1(size_t I) const {
+    return I + 1 < N ? std::min<size_t>(Period[1][I], N - 1 - I) : 0;
+  }
+  int64_t translation(size_t I, size_t Q) const {
+    return B[I + Q].Offset - B[I].Offset;
+  }
+
+  void computePeriods();
+  void computeRuns();
+  void computeDivisors();
+  void fillTable();
+  Cell bestFor(size_t I, size_t J, const std::vector<int64_t> &RowExt);
+  void topLevelStruct(uint32_t &Cost, std::vector<uint16_t> &Cut);
+
+  Plan extract(size_t I, size_t J) const;
+  Plan extractPieces(size_t I, size_t J, size_t LastCut,
+                     const auto &CutOf) const;
+
+  std::span<const Block> B;
+  size_t N, W;
+  std::vector<Cell> Table;
+  std::vector<std::vector<uint32_t>> Period, Chain;
+  std::vector<uint32_t> SameShape, SameBasic;
+  /// RunBefore[j]: blocks of the arithmetic run (equal blocks, one stride)
+  /// that ends just before block j.
+  std::vector<uint32_t> RunBefore;
+  std::vector<std::vector<uint32_t>> Divisors;
+  /// Best partition of [i, i+k) into struct pieces, k <= W: its cost (the
+  /// entries, without the struct's own 1) and the start of its last piece.
+  std::vector<uint32_t> PartCost;
+  std::vector<uint16_t> PartCut;
+};
+
+void SegmentDP::computePeriods() {
+  Period.resize(N / 2 + 1);
+  for (size_t Q = 1; Q <= N / 2; ++Q) {
+    std::vector<uint32_t> &R = Period[Q];
+    R.assign(N - Q, 0);
+    int64_t NextD = 0;
+    for (size_t T = N - Q; T-- > 0;) {
+      int64_t D;
+      bool Ok = B[T].sameShape(B[T + Q]) &&
+                !__builtin_sub_overflow(B[T + Q].Offset, B[T].Offset, &D);
+      if (!Ok) {
+        R[T] = 0;
+        continue;
+      }
+      R[T] = T + 1 < N - Q && R[T + 1] && NextD == D ? R[T + 1] + 1 : 1;
+      NextD = D;
+    }
+  }
+  Chain.resize(N / 2 + 1);
+  for (size_t Q = 1; Q <= N / 2; ++Q) {
+    std::vector<uint32_t> &C = Chain[Q];
+    C.assign(N - Q + 1, 1);
+    for (size_t T = N - Q + 1; T-- > 0;)
+      if (T + 2 * Q <= N && Period[Q][T] >= Q)
+        C[T] = C[T + Q] + 1;
+  }
+}
+
+void SegmentDP::computeRuns() {
+  RunBefore.assign(N + 1, 0);
+  for (size_t J = 1; J <= N; ++J) {
+    // Block J-1 extends the run ending at J-1 if it repeats block J-2 at
+    // the stride of that run.
+    size_t T = J - 1;
+    if (T == 0)
+      RunBefore[J] = 1;
+    else if (RunBefore[J - 1] == 1)
+      RunBefore[J] = Period[1][T - 1] ? 2 : 1;
+    else
+      RunBefore[J] = Period[1][T - 1] && Period[1][T - 2] >= 2 ? RunBefore[J - 1] + 1 : 1;
+  }
+  SameShape.assign(N + 1, 0);
+  SameBasic.assign(N + 1, 0);
+  for (size_t T = N; T-- > 0;) {
+    bool More = T + 1 < N;
+    SameShape[T] = More && B[T + 1].sameShape(B[T]) ? SameShape[T + 1] + 1 : 1;
+    SameBasic[T] = More && B[T + 1].Basic == B[T].Basic ? SameBasic[T + 1] + 1 : 1;
+  }
+}
+
+void SegmentDP::computeDivisors() {
+  // Divisors[m]: the r in [2, m/2] dividing m (copies of a chunk of m/r >= 2).
+  Divisors.assign(N + 1, {});
+  for (uint32_t R = 2; R <= N / 2; ++R)
+    for (size_t M = 2 * R; M <= N; M += R)
+      Divisors[M].push_back(R);
+}
+
+Cell SegmentDP::bestFor(size_t I, size_t J, const std::vector<int64_t> &RowExt) {
+  size_t M = J - I;
+  Cell Best;
+  // Candidates are tried in a fixed order and only a strictly cheaper one
+  // replaces the current best: ties go to the earlier, simpler constructor,
+  // which makes the normal form a function of the typemap alone.
+  auto Consider = [&](PlanKind K, uint32_t Cost, size_t P = 0, size_t Q = 0) {
+    if (Cost < Best.Cost)
+      Best = {Cost, K, uint16_t(P), uint16_t(Q)};
+  };
+
+  if (M == 1) {
+    Consider(PlanKind::Single, B[I].Count == 1 ? 0 : ContiguousCost);
+    return Best;
+  }
+  if (Period[1][I] >= M - 1)
+    Consider(PlanKind::Arith, VectorCost);
+
+  for (uint32_t R : Divisors[M]) {
+    size_t Q = M / R;
+    if (Chain[Q][I] < R)
+      continue;
+    const Cell &Chunk = cell(I, I + Q);
+    if (Chunk.Cost == Inf)
+      continue;
+    // Regular: the copies also sit at one stride.
+    bool Regular = Period[Q][I] >= (R - 1) * Q;
+    int64_t Stride = translation(I, Q);
+    if (Regular && Chunk.Kind != PlanKind::Struct && Stride == RowExt[Q])
+      Consider(PlanKind::Contig, plus(Chunk.Cost, ContiguousCost), Q);
+    if (Regular)
+      Consider(PlanKind::Repeat, plus(Chunk.Cost, VectorCost), Q);
+    Consider(PlanKind::IndexChunk, plus(Chunk.Cost, indexBlockCost(R)), Q);
+    // The chunk as b back-to-back copies of a sub-segment: the blocklength
+    // describes them (vector(r, b, stride, sub), hindexed_block(b, ...)).
+    for (uint32_t Bl : Divisors[Q]) {
+      size_t P = Q / Bl;
+      if (Period[P][I] < (Bl - 1) * P || translation(I, P) != RowExt[P])
+        continue;
+      const Cell &Sub = cell(I, I + P);
+      if (Sub.Cost == Inf || Sub.Kind == PlanKind::Struct)
+        continue;
+      if (Regular)
+        Consider(PlanKind::VectorBl, plus(Sub.Cost, VectorCost), Q, P);
+      Consider(PlanKind::IndexChunk, plus(Sub.Cost, indexBlockCost(R)), Q, P);
+    }
+  }
+
+  if (SameShape[I] >= M)
+    Consider(PlanKind::IndexBlock, indexBlockCost(M));
+  else if (SameBasic[I] >= M)
+    Consider(PlanKind::Indexed, indexedCost(M));
+
+  if (M <= W) {
+    for (size_t T = I + 1; T < J; ++T) {
+      uint32_t C = plus(plus(PartCost[I * (W + 1) + (T - I)], StructEntryCost),
+                        pieceCost(T, J));
+      Consider(PlanKind::Struct, plus(C, 1), T - I);
+    }
+  } else {
+    // Longer segments: a struct of a regular run and the rest, the run
+    // taken from either end (a vector plus remainder; the rest may be a
+    // struct again).
+    size_t Cuts[] = {I + 1 + Period1(I), J - std::min(M, size_t(RunBefore[J]))};
+    for (size_t T : Cuts) {
+      if (T <= I || T >= J)
+        continue;
+      uint32_t C = plus(plus(plus(pieceCost(I, T), pieceCost(T, J)),
+                             2 * StructEntryCost),
+                        1);
+      Consider(PlanKind::Struct, C, T - I);
+    }
+  }
+  return Best;
+}
+
+void SegmentDP::fillTable() {
+  Table.assign(N * (N + 1) / 2, Cell());
+  PartCost.assign(N * (W + 1), Inf);
+  PartCut.assign(N * (W + 1), 0);
+  std::vector<int64_t> RowExt(N + 1, 0);
+  // Row by row from the last block: a segment needs shorter segments that
+  // start at the same block (this row, already done) or later (done).
+  for (size_t I = N; I-- > 0;) {
+    int64_t MinOff = std::numeric_limits<int64_t>::max();
+    int64_t MaxEnd = std::numeric_limits<int64_t>::min();
+    for (size_t J = I + 1; J <= N; ++J) {
+      const Block &Last = B[J - 1];
+      int64_t End = Last.Offset + Last.Count * elementSize(Last.Basic);
+      MinOff = std::min(MinOff, Last.Offset);
+      MaxEnd = std::max(MaxEnd, End);
+      int64_t Ext;
+      RowExt[J - I] =
+          __builtin_sub_overflow(MaxEnd, MinOff, &Ext) ? -1 : Ext;
+      Cell C = bestFor(I, J, RowExt);
+      Table[index(I, J)] = C;
+      size_t M = J - I;
+      if (M <= W) {
+        // Partition of [I, J) into pieces: one piece, or the struct's.
+        uint32_t One = plus(StructEntryCost, pieceCost(I, J));
+        uint32_t &PC = PartCost[I * (W + 1) + M];
+        uint16_t &Cut = PartCut[I * (W + 1) + M];
+        PC = One;
+        Cut = 0;
+        for (size_t T = I + 1; T < J; ++T) {
+          uint32_t Split = plus(plus(PartCost[I * (W + 1) + (T - I)],
+                                     StructEntryCost),
+                                pieceCost(T, J));
+          if (Split < PC) {
+            PC = Split;
+            Cut = uint16_t(T - I);
+          }
+        }
+      }
+    }
+  }
+}
+
+void SegmentDP::topLevelStruct(uint32_t &Cost, std::vector<uint16_t> &Cut) {
+  // Shortest path over cut points 0 = c0 < c1 < ... < ck = N, an edge
+  // [a, b) costing one struct entry plus the piece's tree.
+  std::vector<uint32_t> Dist(N + 1, Inf);
+  Cut.assign(N + 1, 0);
+  Dist[0] = 0;
+  for (size_t J = 1; J <= N; ++J)
+    for (size_t T = 0; T < J; ++T) {
+      uint32_t C = plus(plus(Dist[T], StructEntryCost), pieceCost(T, J));
+      if (C < Dist[J]) {
+        Dist[J] = C;
+        Cut[J] = uint16_t(T);
+      }
+    }
+  Cost = plus(Dist[N], 1);
+}
+
+Plan SegmentDP::extract(size_t I, size_t J) const {
+  const Cell &C = cell(I, J);
+  Plan P;
+  P.Kind = C.Kind;
+  P.Begin = I;
+  P.End = J;
+  P.Cost = C.Cost;
+  size_t M = J - I;
+  switch (C.Kind) {
+  case PlanKind::Single:
+  case PlanKind::IndexBlock:
+  case PlanKind::Indexed:
+    break;
+  case PlanKind::Arith:
+    P.Reps = M;
+    P.Stride = translation(I, 1);
+    break;
+  case PlanKind::Repeat:
+  case PlanKind::Contig:
+    P.Reps = M / C.P;
+    P.Stride = translation(I, C.P);
+    P.Children.push_back(extract(I, I + C.P));
+    break;
+  case PlanKind::VectorBl:
+    P.Reps = M / C.P;
+    P.BlockLen = C.P / C.Q;
+    P.Stride = translation(I, C.P);
+    P.Children.push_back(extract(I, I + C.Q));
+    break;
+  case PlanKind::IndexChunk:
+    P.Reps = M / C.P;
+    P.ChunkLen = C.P;
+    P.BlockLen = C.Q ? C.P / C.Q : 1;
+    P.Children.push_back(extract(I, I + (C.Q ? C.Q : C.P)));
+    break;
+  case PlanKind::Struct:
+    // Beyond the window a struct has two pieces: [I, I+P) and the rest.
+    P = extractPieces(I, J, I + C.P, [&](size_t A, size_t Bnd) {
+      return M > W ? A : A + PartCut[A * (W + 1) + (Bnd - A)];
+    });
+    P.Cost = C.Cost;
+    break;
+  }
+  return P;
+}
+
+/// A struct plan over [I, J) whose last piece starts at LastCut; CutOf(I, T)
+/// gives the start of the last piece of the best partition of [I, T).
+Plan SegmentDP::extractPieces(size_t I, size_t J, size_t LastCut,
+                              const auto &CutOf) const {
+  Plan P;
+  P.Kind = PlanKind::Struct;
+  P.Begin = I;
+  P.End = J;
+  std::vector<std::pair<size_t, size_t>> Pieces{{LastCut, J}};
+  for (size_t End = LastCut; End > I;) {
+    size_t Start = CutOf(I, End);
+    Pieces.push_back({Start, End});
+    End = Start;
+  }
+  uint64_t Cost = 1;
+  for (auto It = Pieces.rbegin(); It != Pieces.rend(); ++It) {
+    Plan Piece = It->second - It->first == 1
+                     ? Plan::make(PlanKind::Single, It->first, It->second)
+                     : extract(It->first, It->second);
+    Cost += StructEntryCost + (Piece.size() == 1 ? 0 : Piece.Cost);
+    P.Children.push_back(std::move(Piece));
+  }
+  P.Cost = Cost;
+  return P;
+}
+
+Plan SegmentDP::solve(bool NeedsPlacement) {
+  computePeriods();
+  computeRuns();
+  computeDivisors();
+  fillTable();
+
+  // The table's best, placed if it must be and cannot absorb the offset.
+  Plan Best = extract(0, N);
+  uint64_t BestCost = Best.Cost;
+  if (NeedsPlacement && !Best.isShiftable())
+    BestCost += PlacementCost;
+
+  // A leaf over everything takes the offset for free.
+  if (SameShape[0] >= N || SameBasic[0] >= N) {
+    bool Uniform = SameShape[0] >= N;
+    uint64_t Cost = Uniform ? indexBlockCost(N) : indexedCost(N);
+    if (Cost < BestCost) {
+      Best = Plan::make(Uniform ? PlanKind::IndexBlock : PlanKind::Indexed, 0, N);
+      Best.Cost = BestCost = Cost;
+    }
+  }
+
+  // A struct of pieces cut anywhere (the table limits struct nodes to
+  // short segments; at the top the cuts are free).
+  if (N >= 2) {
+    uint32_t StructCost;
+    std::vector<uint16_t> Cut;
+    topLevelStruct(StructCost, Cut);
+    if (StructCost < BestCost) {
+      Best = extractPieces(0, N, Cut[N],
+                           [&](size_t, size_t End) { return size_t(Cut[End]); });
+      BestCost = StructCost;
+    }
+  }
+  return Best;
+}
+
+} // namespace
+
+Plan planSegmentDP(std::span<const Block> Blocks, const PlannerLimits &L,
+                   bool NeedsPlacement) {
+  return SegmentDP(Blocks, L).solve(NeedsPlacement);
+}
+
+} // namespace ddtc::recon

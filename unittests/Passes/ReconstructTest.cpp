@@ -1,0 +1,114 @@
+//===- unittests/Passes/ReconstructTest.cpp -------------------------------===//
+//
+// Random differential testing of normalization (canonicalize, reconstruct,
+// canonicalize) on 10,000 random types: the normal form passes the
+// verifier, is equivalent to its input by the streaming checker (the MPICH
+// oracle confirms a sample in test/MPI/normalized.test), is never costlier
+// and is a fixpoint.
+//
+// Uniqueness: an independent description of the same typemap -- a struct
+// listing every block, resized to the same bounds -- gets the very same
+// tree, unless the given description was cheaper than any tree the
+// planners build from blocks (random types overlap and interleave their
+// copies in ways no regular layout does); then the given one is kept. That
+// must stay the exception.
+//
+//===----------------------------------------------------------------------===//
+#include "ddtc/IR/Equivalence.h"
+#include "ddtc/IR/TextForm.h"
+#include "ddtc/IR/TypemapWalker.h"
+#include "ddtc/IR/Verifier.h"
+#include "ddtc/Passes/Normalizer.h"
+#include "ddtc/Testing/RandomType.h"
+
+#include <gtest/gtest.h>
+
+using namespace ddtc;
+
+namespace {
+
+/// T's typemap spelled out as a struct of its typed runs, resized to T's
+/// bounds: an equivalent description sharing nothing with T's tree.
+const Type *listBlocks(TypeContext &Ctx, const Type *T) {
+  std::vector<int64_t> Lengths, Disps;
+  std::vector<const Type *> Types;
+  TypemapWalker W(T, 1, WalkMode::Typed);
+  for (TypemapRun R; W.next(R);) {
+    Lengths.push_back(R.Length / getPredefinedInfo(R.Basic).Size);
+    Disps.push_back(R.Offset);
+    Types.push_back(Ctx.getPredefined(R.Basic));
+  }
+  Expected<const Type *> S = Ctx.getStruct(Lengths, Disps, Types);
+  if (!S)
+    return nullptr;
+  Expected<const Type *> R = Ctx.getResized(T->lb(), T->extent(), *S);
+  return R ? *R : nullptr;
+}
+
+/// True if T's tree mentions a pair type (MPI_DOUBLE_INT, ...), which
+/// reconstruction would spell as a struct of its components.
+bool hasPairType(const Type *T) {
+  if (auto *P = dyn_cast<PredefinedType>(T))
+    return !P->getInfo().isBasic();
+  for (const Type *Op : T->getOperands())
+    if (hasPairType(Op))
+      return true;
+  return T->getExpansion() && hasPairType(T->getExpansion());
+}
+
+TEST(ReconstructTest, RandomTypesNormalizeEquivalentCheaperAndUnique) {
+  TypeContext Ctx;
+  Normalizer N(Ctx);
+  std::mt19937_64 Rng(20261121);
+  unsigned Cheaper = 0, UniqueChecked = 0, GivenWasCheaper = 0;
+  for (int I = 0; I < 10000; ++I) {
+    const Type *T = randomType(Ctx, Rng);
+    const Type *F = N.normalize(T);
+    ASSERT_FALSE(verifyType(F)) << printType(T);
+    for (uint64_t Count : {1, 3}) {
+      EquivalenceResult R = checkEquivalent(T, F, Count);
+      ASSERT_TRUE(R.Equivalent) << R.Difference << "\n  input:  " << printType(T)
+                                << "\n  output: " << printType(F);
+    }
+    ASSERT_LE(F->getLayout().Cost, T->getLayout().Cost) << printType(T);
+    Cheaper += F->getLayout().Cost < T->getLayout().Cost;
+    EXPECT_EQ(N.normalize(F), F) << "not a fixpoint: " << printType(F);
+
+    if (T->size() == 0 || hasPairType(T))
+      continue;
+    const Type *L = listBlocks(Ctx, T);
+    ASSERT_TRUE(L) << printType(T);
+    const Type *G = N.normalize(L);
+    ++UniqueChecked;
+    if (G == F)
+      continue;
+    ++GivenWasCheaper;
+    EXPECT_LT(F->getLayout().Cost, G->getLayout().Cost)
+        << "two normal forms of one layout\n  input:  " << printType(T)
+        << "\n  normal: " << printType(F) << "\n  listed: " << printType(G);
+  }
+  EXPECT_GT(Cheaper, 2000u);
+  EXPECT_GT(UniqueChecked, 5000u);
+  EXPECT_LT(GivenWasCheaper * 5, UniqueChecked) << GivenWasCheaper;
+}
+
+TEST(ReconstructTest, MessageFormDescribesCountInstances) {
+  TypeContext Ctx;
+  Normalizer N(Ctx);
+  std::mt19937_64 Rng(7);
+  for (int I = 0; I < 2000; ++I) {
+    const Type *T = randomType(Ctx, Rng);
+    for (uint64_t Count : {1, 2, 5}) {
+      Expected<const Type *> M = N.normalizeMessage(T, Count);
+      ASSERT_TRUE(M) << M.takeError().message();
+      Expected<const Type *> Whole = Ctx.getContiguous(int64_t(Count), T);
+      ASSERT_TRUE(Whole);
+      EquivalenceResult R =
+          checkEquivalent(*Whole, *M, 1, /*CheckBounds=*/false);
+      ASSERT_TRUE(R.Equivalent) << R.Difference << "\n  input: " << printType(T)
+                                << " x" << Count << "\n  message: " << printType(*M);
+    }
+  }
+}
+
+} // namespace
