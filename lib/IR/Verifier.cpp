@@ -41,7 +41,7 @@ bool sameLayout(const TypeLayout &Fresh, const TypeLayout &Cached,
   return (A.Identity ? A.Identity : T) == B.Identity && A.Size == B.Size && A.Lb == B.Lb && A.Ub == B.Ub &&
          A.TrueLb == B.TrueLb && A.TrueUb == B.TrueUb && A.Align == B.Align &&
          A.Elements == B.Elements && A.Blocks == B.Blocks &&
-         A.Depth == B.Depth && A.Cost == B.Cost &&
+         A.Depth == B.Depth && A.Cost == B.Cost && A.Pieces == B.Pieces &&
          A.UniformBasic == B.UniformBasic;
 }
 

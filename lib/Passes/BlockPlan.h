@@ -84,16 +84,18 @@ struct PlannerLimits {
   size_t StructWindow = 32;
 };
 
-/// Cheapest plan the dynamic program finds for all of Blocks (block indices
-/// of the plan are relative to Blocks; 1 <= Blocks.size() <= 65535).
-/// NeedsPlacement: the first block must land at its own Offset, so a root
-/// that cannot absorb an offset costs PlacementCost more.
-Plan planSegmentDP(std::span<const Block> Blocks, const PlannerLimits &L,
-                   bool NeedsPlacement);
+/// The cheapest plans the dynamic program finds for all of Blocks, cheapest
+/// predicted first (block indices relative to Blocks; 1 <= Blocks.size()
+/// <= 65535). NeedsPlacement: the first block must land at its own Offset,
+/// so a root that cannot absorb an offset costs PlacementCost more.
+std::vector<Plan> planSegmentDP(std::span<const Block> Blocks,
+                                const PlannerLimits &L, bool NeedsPlacement);
 
-/// Plan for any number of blocks: segments up to L.DPBlocks get the DP;
-/// longer ones Kalany-Traeff repetition by divisors, else lattice pieces.
-Plan planBlocks(std::span<const Block> Blocks, const PlannerLimits &L);
+/// Candidate plans for any number of blocks, cheapest predicted first:
+/// sequences up to L.DPBlocks get the DP; longer ones Kalany-Traeff
+/// repetition by divisors, else lattice pieces.
+std::vector<Plan> planBlocks(std::span<const Block> Blocks,
+                             const PlannerLimits &L);
 
 } // namespace ddtc::recon
 

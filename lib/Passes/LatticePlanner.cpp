@@ -185,7 +185,7 @@ Plan LargePlanner::pieces(size_t I, size_t J) {
 Plan LargePlanner::plan(size_t I, size_t J, bool NeedsPlacement) {
   size_t M = J - I;
   if (M <= L.DPBlocks) {
-    Plan P = planSegmentDP(B.subspan(I, M), L, NeedsPlacement);
+    Plan P = std::move(planSegmentDP(B.subspan(I, M), L, NeedsPlacement).front());
     shiftIndices(P, I);
     return P;
   }
@@ -197,9 +197,14 @@ Plan LargePlanner::plan(size_t I, size_t J, bool NeedsPlacement) {
 
 } // namespace
 
-Plan planBlocks(std::span<const Block> Blocks, const PlannerLimits &L) {
-  return LargePlanner(Blocks, L).plan(0, Blocks.size(),
-                                      Blocks.front().Offset != 0);
+std::vector<Plan> planBlocks(std::span<const Block> Blocks,
+                             const PlannerLimits &L) {
+  bool NeedsPlacement = Blocks.front().Offset != 0;
+  if (Blocks.size() <= L.DPBlocks)
+    return planSegmentDP(Blocks, L, NeedsPlacement);
+  std::vector<Plan> One;
+  One.push_back(LargePlanner(Blocks, L).plan(0, Blocks.size(), NeedsPlacement));
+  return One;
 }
 
 } // namespace ddtc::recon

@@ -52,6 +52,9 @@ public:
 
   /// The type of plan P with its first block at byte Shift.
   Expected<const Type *> build(const Plan &P, int64_t Shift);
+  /// A Repeat plan as contiguous(r, resized(Lb, stride, chunk)): cheaper
+  /// than resizing the whole when the type's extent is r strides.
+  Expected<const Type *> buildTiled(const Plan &P, int64_t Shift, int64_t Lb);
 
 private:
   const Type *basic(size_t T) const { return Ctx.getPredefined(B[T].Basic); }
@@ -212,8 +215,28 @@ Expected<const Type *> PlanBuilder::build(const Plan &P, int64_t Shift) {
   return makeError("unknown plan");
 }
 
+Expected<const Type *> PlanBuilder::buildTiled(const Plan &P, int64_t Shift,
+                                               int64_t Lb) {
+  const Plan &Child = P.Children.front();
+  bool Absorb = Child.isShiftable();
+  Expected<const Type *> C = place(build(Child, Absorb ? Shift : 0),
+                                   Absorb ? 0 : Shift);
+  if (!C)
+    return C;
+  Expected<const Type *> Tile = Ctx.getResized(Lb, P.Stride, *C);
+  if (!Tile)
+    return Tile;
+  return Ctx.getContiguous(int64_t(P.Reps), *Tile);
+}
+
 bool sameBounds(const Type *A, const Type *B) {
   return A->lb() == B->lb() && A->extent() == B->extent();
+}
+
+/// The cost model's order: copy operations first, then description size.
+bool isCheaper(const Type *A, const Type *B) {
+  const TypeLayout &LA = A->getLayout(), &LB = B->getLayout();
+  return std::pair(LA.Pieces, LA.Cost) < std::pair(LB.Pieces, LB.Cost);
 }
 
 } // namespace
@@ -225,18 +248,36 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
   if (!Blocks || Blocks->empty())
     return nullptr;
   recon::PlannerLimits Limits{Options.DPBlocks, Options.StructWindow};
-  Plan P = recon::planBlocks(*Blocks, Limits);
-  Expected<const Type *> X =
-      PlanBuilder(Ctx, *Blocks).build(P, Blocks->front().Offset);
-  if (X && KeepBounds && !sameBounds(*X, T))
-    X = Ctx.getResized(T->lb(), T->extent(), *X);
-  if (!X) {
-    (void)X.takeError(); // e.g. a displacement beyond 64 bits: keep T
-    return nullptr;
+  PlanBuilder Builder(Ctx, *Blocks);
+  int64_t Shift = Blocks->front().Offset;
+  const Type *Best = nullptr;
+  for (const Plan &P : recon::planBlocks(*Blocks, Limits)) {
+    Expected<const Type *> X = Builder.build(P, Shift);
+    if (X && KeepBounds && !sameBounds(*X, T)) {
+      X = Ctx.getResized(T->lb(), T->extent(), *X);
+      // Copies of a chunk that tile the extent (Tiled, Block, ... of seed
+      // 000): the chunk resized to one stride, repeated contiguously.
+      int64_t Whole;
+      if (X && P.Kind == PlanKind::Repeat && P.Stride > 0 &&
+          !__builtin_mul_overflow(int64_t(P.Reps), P.Stride, &Whole) &&
+          Whole == T->extent()) {
+        Expected<const Type *> Tiled = Builder.buildTiled(P, Shift, T->lb());
+        if (Tiled && sameBounds(*Tiled, T) && isCheaper(*Tiled, *X))
+          X = Tiled;
+        else if (!Tiled)
+          (void)Tiled.takeError();
+      }
+    }
+    if (!X) {
+      (void)X.takeError(); // e.g. a displacement beyond 64 bits
+      continue;
+    }
+    // Predicted costs ignore struct padding: judge the built types.
+    if (!Best || isCheaper(*X, Best))
+      Best = *X;
   }
-  return *X;
+  return Best;
 }
-
 const Type *Reconstructor::rebuildOperands(const Type *T) {
   std::vector<const Type *> Ops;
   bool Changed = false;
@@ -266,7 +307,7 @@ const Type *Reconstructor::reconstruct(const Type *T) {
   R = Canon.canonicalize(R);
   // The planners are exact only within their budgets (and build pair types
   // from their components): never hand back something costlier.
-  if (R->getLayout().Cost > T->getLayout().Cost) {
+  if (isCheaper(T, R)) {
     ++KeptAsGiven;
     R = T;
   }

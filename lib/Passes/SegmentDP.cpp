@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 #include "BlockPlan.h"
 
+#include <algorithm>
 #include <cassert>
 #include <limits>
 
@@ -83,7 +84,10 @@ public:
     assert(N >= 1 && N <= std::numeric_limits<uint16_t>::max());
   }
 
-  Plan solve(bool NeedsPlacement);
+  /// The best plans for the whole sequence, cheapest predicted first: the
+  /// table's, one leaf, and the best top-level struct. The caller builds
+  /// them and compares real costs (struct padding can add a resized).
+  std::vector<Plan> solve(bool NeedsPlacement);
 
 private:
   size_t index(size_t I, size_t J) const {
@@ -394,26 +398,23 @@ Plan SegmentDP::extractPieces(size_t I, size_t J, size_t LastCut,
   return P;
 }
 
-Plan SegmentDP::solve(bool NeedsPlacement) {
+std::vector<Plan> SegmentDP::solve(bool NeedsPlacement) {
   computePeriods();
   computeRuns();
   computeDivisors();
   fillTable();
 
   // The table's best, placed if it must be and cannot absorb the offset.
-  Plan Best = extract(0, N);
-  uint64_t BestCost = Best.Cost;
-  if (NeedsPlacement && !Best.isShiftable())
-    BestCost += PlacementCost;
+  std::vector<Plan> Candidates{extract(0, N)};
+  if (NeedsPlacement && !Candidates.front().isShiftable())
+    Candidates.front().Cost += PlacementCost;
 
   // A leaf over everything takes the offset for free.
   if (SameShape[0] >= N || SameBasic[0] >= N) {
     bool Uniform = SameShape[0] >= N;
-    uint64_t Cost = Uniform ? indexBlockCost(N) : indexedCost(N);
-    if (Cost < BestCost) {
-      Best = Plan::make(Uniform ? PlanKind::IndexBlock : PlanKind::Indexed, 0, N);
-      Best.Cost = BestCost = Cost;
-    }
+    Candidates.push_back(
+        Plan::make(Uniform ? PlanKind::IndexBlock : PlanKind::Indexed, 0, N,
+                   Uniform ? indexBlockCost(N) : indexedCost(N)));
   }
 
   // A struct of pieces cut anywhere (the table limits struct nodes to
@@ -422,19 +423,19 @@ Plan SegmentDP::solve(bool NeedsPlacement) {
     uint32_t StructCost;
     std::vector<uint16_t> Cut;
     topLevelStruct(StructCost, Cut);
-    if (StructCost < BestCost) {
-      Best = extractPieces(0, N, Cut[N],
-                           [&](size_t, size_t End) { return size_t(Cut[End]); });
-      BestCost = StructCost;
-    }
+    if (StructCost != Inf)
+      Candidates.push_back(extractPieces(
+          0, N, Cut[N], [&](size_t, size_t End) { return size_t(Cut[End]); }));
   }
-  return Best;
+  std::stable_sort(Candidates.begin(), Candidates.end(),
+                   [](const Plan &A, const Plan &B) { return A.Cost < B.Cost; });
+  return Candidates;
 }
 
 } // namespace
 
-Plan planSegmentDP(std::span<const Block> Blocks, const PlannerLimits &L,
-                   bool NeedsPlacement) {
+std::vector<Plan> planSegmentDP(std::span<const Block> Blocks,
+                                const PlannerLimits &L, bool NeedsPlacement) {
   return SegmentDP(Blocks, L).solve(NeedsPlacement);
 }
 

@@ -70,8 +70,12 @@ TEST(ReconstructTest, RandomTypesNormalizeEquivalentCheaperAndUnique) {
       ASSERT_TRUE(R.Equivalent) << R.Difference << "\n  input:  " << printType(T)
                                 << "\n  output: " << printType(F);
     }
-    ASSERT_LE(F->getLayout().Cost, T->getLayout().Cost) << printType(T);
-    Cheaper += F->getLayout().Cost < T->getLayout().Cost;
+    // The cost model orders by copy operations, then description size.
+    const TypeLayout &LF = F->getLayout(), &LT = T->getLayout();
+    ASSERT_LE(std::pair(LF.Pieces, LF.Cost), std::pair(LT.Pieces, LT.Cost))
+        << printType(T);
+    ASSERT_GE(LF.Pieces, LT.Blocks.Count) << printType(F);
+    Cheaper += std::pair(LF.Pieces, LF.Cost) < std::pair(LT.Pieces, LT.Cost);
     EXPECT_EQ(N.normalize(F), F) << "not a fixpoint: " << printType(F);
 
     if (T->size() == 0 || hasPairType(T))
@@ -80,10 +84,13 @@ TEST(ReconstructTest, RandomTypesNormalizeEquivalentCheaperAndUnique) {
     ASSERT_TRUE(L) << printType(T);
     const Type *G = N.normalize(L);
     ++UniqueChecked;
+    // A reconstructed tree copies each maximal typed run at most once.
+    EXPECT_LE(G->getLayout().Pieces, L->getLayout().Pieces) << printType(G);
     if (G == F)
       continue;
     ++GivenWasCheaper;
-    EXPECT_LT(F->getLayout().Cost, G->getLayout().Cost)
+    EXPECT_LT(std::pair(F->getLayout().Pieces, F->getLayout().Cost),
+              std::pair(G->getLayout().Pieces, G->getLayout().Cost))
         << "two normal forms of one layout\n  input:  " << printType(T)
         << "\n  normal: " << printType(F) << "\n  listed: " << printType(G);
   }

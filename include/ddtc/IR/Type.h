@@ -106,6 +106,11 @@ struct TypeLayout {
   BlockSummary Blocks;
   unsigned Depth = 0;  ///< constructor nesting; predefined types are 0
   uint64_t Cost = 0;   ///< description cost (saturating), see docs/design.md
+  /// Copy operations a pack engine performs for one instance when it
+  /// copies a block of a dense oldtype at once and descends otherwise (as
+  /// TypemapWalker does before merging runs); saturating. Never below
+  /// Blocks.Count, equal to it for the normal form.
+  uint64_t Pieces = 0;
   /// Every entry has this basic type (absent for mixed or empty typemaps).
   std::optional<PredefinedId> UniformBasic;
   /// The object MPICH's engine (Yaksa) represents this type by: types it
