@@ -20,6 +20,7 @@ TypeMetrics measureType(const Type *T) {
                                : 0.0;
   M.Depth = L.Depth;
   M.Cost = L.Cost;
+  M.Pieces = L.Pieces;
   return M;
 }
 

@@ -107,4 +107,8 @@ std::string writeDescription(const Module &M) {
   return Out;
 }
 
+std::string writeTypeReference(const Type *T) {
+  return Writer().typeRef(T).dump();
+}
+
 } // namespace ddtc

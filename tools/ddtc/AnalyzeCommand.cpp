@@ -1,16 +1,21 @@
 //===- tools/ddtc/AnalyzeCommand.cpp - `ddtc analyze` ---------------------===//
 //
-// Reads a description, verifies it, and reports the metrics of every named
-// type, as text for people or as JSON for scripts. The whole report is
-// built before anything is printed, so bad input produces no partial output.
+// Reads a description, verifies it, and reports for every named type its
+// metrics, its normal form (cost and copy pieces as given and normalized)
+// and the risks found, as text for people or as JSON for scripts. The
+// whole report is built before anything is printed, so bad input produces
+// no partial output.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
+#include "ddtc/Analysis/Risks.h"
 #include "ddtc/Analysis/TypeMetrics.h"
 #include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/Frontend/JSONWriter.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
+#include "ddtc/Passes/Normalizer.h"
 
 #include <nlohmann/json.hpp>
 
@@ -31,14 +36,41 @@ std::string formatMean(double V) {
   return OS.str();
 }
 
+std::string shorten(std::string Desc) {
+  if (Desc.size() > MaxShownDescription)
+    Desc = Desc.substr(0, MaxShownDescription) + " ...";
+  return Desc;
+}
+
+/// What the report says about one named type beyond its metrics.
+struct Assessment {
+  const Type *Normal;
+  std::string NormalText;
+  std::vector<Risk> Risks;
+};
+
+std::vector<Assessment> assess(const Module &M) {
+  Normalizer N(M.getContext());
+  std::vector<Assessment> Out;
+  for (const NamedType &NT : M.types()) {
+    const Type *Normal = N.normalize(NT.T);
+    std::string Text = printType(Normal);
+    std::vector<Risk> Risks = findRisks(NT.T, Normal, Text);
+    Out.push_back({Normal, std::move(Text), std::move(Risks)});
+  }
+  return Out;
+}
+
 std::string textReport(const Module &M) {
   std::ostringstream OS;
   bool First = true;
-  for (const NamedType &N : M.types()) {
+  std::vector<Assessment> All = assess(M);
+  for (size_t I = 0; I < M.types().size(); ++I) {
+    const NamedType &N = M.types()[I];
+    const Assessment &A = All[I];
     TypeMetrics X = measureType(N.T);
-    std::string Desc = printType(N.T, &M);
-    if (Desc.size() > MaxShownDescription)
-      Desc = Desc.substr(0, MaxShownDescription) + " ...";
+    TypeMetrics Y = measureType(A.Normal);
+    std::string Desc = shorten(printType(N.T, &M));
     if (!First)
       OS << '\n';
     First = false;
@@ -58,6 +90,15 @@ std::string textReport(const Module &M) {
                             std::to_string(X.MaxBlock) + " bytes");
     Row("depth", std::to_string(X.Depth));
     Row("cost", std::to_string(X.Cost));
+    Row("pieces", std::to_string(X.Pieces));
+    Row("normal form", shorten(A.NormalText));
+    Row("normal cost", std::to_string(Y.Cost));
+    Row("normal pieces", std::to_string(Y.Pieces));
+    Row("normal depth", std::to_string(Y.Depth));
+    Row("risks", A.Risks.empty() ? "none" : std::to_string(A.Risks.size()));
+    for (const Risk &R : A.Risks)
+      OS << "    [" << R.Id << "] " << R.Message << "\n      -> "
+         << shorten(R.Suggestion) << '\n';
   }
   return OS.str();
 }
@@ -65,8 +106,12 @@ std::string textReport(const Module &M) {
 std::string jsonReport(const Module &M, const std::string &Path) {
   using Json = nlohmann::ordered_json;
   Json Types = Json::array();
-  for (const NamedType &N : M.types()) {
+  std::vector<Assessment> All = assess(M);
+  for (size_t I = 0; I < M.types().size(); ++I) {
+    const NamedType &N = M.types()[I];
+    const Assessment &A = All[I];
     TypeMetrics X = measureType(N.T);
+    TypeMetrics Y = measureType(A.Normal);
     Json T;
     T["name"] = N.Name;
     T["kind"] = std::string(getKindName(N.T->getKind()));
@@ -81,6 +126,18 @@ std::string jsonReport(const Module &M, const std::string &Path) {
                          {"max", X.MaxBlock}};
     T["depth"] = X.Depth;
     T["cost"] = X.Cost;
+    T["pieces"] = X.Pieces;
+    T["normal_form"] = {{"text", A.NormalText},
+                        {"json", Json::parse(writeTypeReference(A.Normal))},
+                        {"cost", Y.Cost},
+                        {"pieces", Y.Pieces},
+                        {"depth", Y.Depth}};
+    Json Risks = Json::array();
+    for (const Risk &R : A.Risks)
+      Risks.push_back({{"id", R.Id},
+                       {"message", R.Message},
+                       {"suggestion", R.Suggestion}});
+    T["risks"] = std::move(Risks);
     Types.push_back(std::move(T));
   }
   Json Report;

@@ -26,7 +26,8 @@ struct TypeMetrics {
   double MeanBlock = 0;    ///< bytes
   int64_t MaxBlock = 0;    ///< bytes
   unsigned Depth = 0;
-  uint64_t Cost = 0;
+  uint64_t Cost = 0;       ///< description cost (docs/normalization.md)
+  uint64_t Pieces = 0;     ///< copy operations per instance
 };
 
 TypeMetrics measureType(const Type *T);

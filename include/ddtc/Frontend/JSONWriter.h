@@ -15,6 +15,10 @@ namespace ddtc {
 
 std::string writeDescription(const Module &M);
 
+/// T as a format v1 type reference: a predefined type's name or an inline
+/// type object (JSON text, one line).
+std::string writeTypeReference(const Type *T);
+
 } // namespace ddtc
 
 #endif // DDTC_FRONTEND_JSONWRITER_H

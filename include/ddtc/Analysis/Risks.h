@@ -1,0 +1,41 @@
+//===- ddtc/Analysis/Risks.h - What may make a type slow --------*- C++ -*-===//
+//
+// The risks `ddtc analyze` reports for a type, judged against the MPI
+// datatype performance guidelines of seed paper 000 (GL1, GL4) and what is
+// known of the engines (MPICH/Yaksa generates pack kernels two levels deep
+// and interprets structs; seed 001 on TLB pressure). Each risk has a stable
+// id, a one-line explanation and a suggestion the user can act on.
+//
+// Everything is computed from cached layouts and a walk of the type DAG,
+// never from the typemap: a type with 10^12 entries is judged instantly.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_ANALYSIS_RISKS_H
+#define DDTC_ANALYSIS_RISKS_H
+
+#include "ddtc/IR/Type.h"
+
+#include <string>
+#include <vector>
+
+namespace ddtc {
+
+struct Risk {
+  std::string Id;         ///< "GL4", "GL1", "alignment-padding", ...
+  std::string Message;    ///< one line, for people
+  std::string Suggestion; ///< what to do about it
+};
+
+/// Page size and data-TLB entries assumed by the TLB risk (x86-64: 4 KiB
+/// pages, 64 first-level data-TLB entries).
+constexpr int64_t PageBytes = 4096;
+constexpr uint64_t TlbEntries = 64;
+
+/// The risks of Given, whose normal form is Normal (spelled NormalText in
+/// the report's notation, used in suggestions).
+std::vector<Risk> findRisks(const Type *Given, const Type *Normal,
+                            const std::string &NormalText);
+
+} // namespace ddtc
+
+#endif // DDTC_ANALYSIS_RISKS_H
