@@ -19,6 +19,13 @@ config.environment["PATH"] = os.pathsep.join(
 if config.have_mpi:
     config.available_features.add("mpi")
     config.substitutions.append(("%ddtc-oracle", os.path.join(config.ddtc_mpi_test_dir, "ddtc-oracle")))
+    config.substitutions.append(("%ddtc-normal-oracle", os.path.join(config.ddtc_mpi_test_dir, "ddtc-normal-oracle")))
+if config.have_mpi:
+    # The checker of emitted code (emit-check.cpp), plain and sanitized, and
+    # the script that compiles emitted code into a library it loads.
+    config.substitutions.append(("%ddtc-emit-check-san", os.path.join(config.ddtc_mpi_test_dir, "ddtc-emit-check-san")))
+    config.substitutions.append(("%ddtc-emit-check", os.path.join(config.ddtc_mpi_test_dir, "ddtc-emit-check")))
+    config.substitutions.append(("%emit-build", "sh " + os.path.join(config.test_source_root, "MPI", "emit-build.sh")))
 config.substitutions.append(("%ddtc", os.path.join(config.ddtc_tools_dir, "ddtc")))
 config.substitutions.append(("%corpus", config.corpus_dir))
 if config.have_mpi:
@@ -30,3 +37,12 @@ import sys
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(
     ("%expect-exit", "sh " + os.path.join(config.test_source_root, "Inputs", "expect-exit.sh")))
+
+# Compilers for the tests that compile emitted code (test/CodeGen).
+import shutil
+for feature, name in [("gcc", "g++"), ("clang", "clang++-14")]:
+    if shutil.which(name):
+        config.available_features.add(feature)
+config.substitutions.append(("%cxx", "g++"))
+config.substitutions.append(("%clangxx", "clang++-14"))
+config.substitutions.append(("%cc", "gcc"))

@@ -48,6 +48,16 @@ struct NormalizeOptions {
 /// `ddtc normalize`: runs the pass pipeline and writes the result.
 int runNormalize(const NormalizeOptions &Options);
 
+struct EmitOptions {
+  std::string InputPath;
+  std::string OutputPrefix;
+  /// 0: emit the types as given; 1: normalize them first.
+  unsigned OptLevel = 1;
+};
+
+/// `ddtc emit`: writes pack/unpack and MPI constructor code.
+int runEmit(const EmitOptions &Options);
+
 /// Prints "error: MESSAGE" on stderr.
 void reportError(const std::string &Message);
 

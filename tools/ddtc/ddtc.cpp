@@ -72,6 +72,21 @@ int main(int argc, char **argv) {
   NormalizeCmd->add_option("--format", Normalize.Format, "output: json (default) or text")
       ->transform(CLI::CheckedTransformer(Formats, CLI::ignore_case));
 
+  EmitOptions Emit;
+  CLI::App *EmitCmd = App.add_subcommand(
+      "emit", "write C++ pack/unpack code and MPI constructor code for each "
+              "type (PREFIX.h, PREFIX.cpp, PREFIX_mpi.h, PREFIX_mpi.c)");
+  EmitCmd->add_option("FILE", Emit.InputPath, "description file")->required();
+  EmitCmd->add_option("-o", Emit.OutputPrefix,
+                      "output prefix: writes PREFIX.h, PREFIX.cpp, "
+                      "PREFIX_mpi.h and PREFIX_mpi.c")
+      ->required();
+  EmitCmd
+      ->add_option("-O", Emit.OptLevel,
+                   "-O0: emit the types as given; -O1 (default): normalize "
+                   "them first")
+      ->check(CLI::Range(0u, 1u));
+
   try {
     App.parse(argc, argv);
   } catch (const CLI::CallForHelp &E) {
@@ -89,5 +104,7 @@ int main(int argc, char **argv) {
     return runPrint(Print);
   if (NormalizeCmd->parsed())
     return runNormalize(Normalize);
+  if (EmitCmd->parsed())
+    return runEmit(Emit);
   return ExitUsage;
 }

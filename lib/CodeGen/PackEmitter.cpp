@@ -1,0 +1,619 @@
+//===- lib/CodeGen/PackEmitter.cpp - PREFIX.h and PREFIX.cpp --------------===//
+//
+// Prints the kernels of a PackPlan as C++. Every kernel becomes
+//
+//   template <bool Pack> char *copyN(char *B, char *P)
+//     copies one instance at B to the packed stream at P (Pack) or back
+//     (!Pack) and returns the end of its packed bytes: pack and unpack are
+//     one function, so they cannot disagree on the order of the bytes;
+//   char *rangeN(char *B, char *P, size_t F, size_t L)
+//     packs bytes [F, L) of one instance's packed stream to P, for
+//     pack_range; emitted only for kernels that a range can reach.
+//
+// Every count, stride, displacement and block size is a literal, so the
+// compiler sees fixed-trip loops and fixed-size memcpy calls, which it
+// turns into register and vector moves. Index lists become static const
+// arrays next to the kernel. A small prelude holds the helpers that split a
+// byte range over a sequence of equally sized (or tabled) elements.
+//
+//===----------------------------------------------------------------------===//
+#include "ddtc/CodeGen/CodeWriter.h"
+#include "ddtc/CodeGen/Emit.h"
+#include "ddtc/IR/TextForm.h"
+
+#include <string>
+#include <vector>
+
+namespace ddtc {
+
+namespace {
+
+/// Longest textual form quoted in a comment.
+constexpr size_t MaxQuoted = 160;
+
+std::string str(int64_t V) { return intLiteral(V); }
+std::string str(uint64_t V) { return std::to_string(V) + (V > INT32_MAX ? "UL" : ""); }
+
+/// A byte address relative to a base pointer: variable terms plus a
+/// constant, printed as one integer sum added to the pointer.
+struct Address {
+  std::string Base = "B";
+  std::vector<std::string> Terms;
+  int64_t Offset = 0;
+
+  Address plus(int64_t C) const {
+    Address A = *this;
+    A.Offset += C;
+    return A;
+  }
+  Address plus(std::string Term) const {
+    Address A = *this;
+    A.Terms.push_back(std::move(Term));
+    return A;
+  }
+  std::string print() const {
+    if (Terms.empty()) {
+      if (Offset == 0)
+        return Base;
+      return Base + (Offset < 0 && Offset != INT64_MIN
+                         ? " - " + str(-Offset)
+                         : " + " + str(Offset));
+    }
+    if (Terms.size() == 1 && Offset == 0)
+      return Base + " + " + Terms[0];
+    std::string Sum;
+    for (const std::string &T : Terms)
+      Sum += (Sum.empty() ? "" : " + ") + T;
+    if (Offset != 0)
+      Sum += Offset < 0 && Offset != INT64_MIN ? " - " + str(-Offset)
+                                               : " + " + str(Offset);
+    return Base + " + (" + Sum + ")";
+  }
+};
+
+/// "k * 24", or nothing for a stride of 0.
+std::string scaled(const char *Var, int64_t Stride) {
+  return Stride == 0 ? std::string() : std::string(Var) + " * " + str(Stride);
+}
+
+class SourcePrinter {
+public:
+  SourcePrinter(const Module &M, const CodeGenOptions &Options)
+      : M(M), Options(Options), Plan(Options.Plan) {}
+
+  std::string print();
+
+private:
+  // Names of the generated functions and tables.
+  static std::string copyFn(const Kernel &K) {
+    return "copy" + std::to_string(K.Id);
+  }
+  static std::string rangeFn(const Kernel &K) {
+    return "range" + std::to_string(K.Id);
+  }
+  static std::string table(const char *What, const Kernel &K, size_t S) {
+    return What + std::to_string(K.Id) + "_" + std::to_string(S);
+  }
+
+  bool needsRoot(const Type *T) const {
+    return T->size() > 0 && !T->getLayout().isDense();
+  }
+  void markRanges();
+  bool unrolled(const Segment &S) const {
+    return S.Count <= Plan.getOptions().MaxUnrolledLoop;
+  }
+
+  void printPrelude();
+  void printKernel(const Kernel &K);
+  void printTables(const Kernel &K);
+  void printCopy(const Kernel &K);
+  void printRange(const Kernel &K);
+  void printSegmentCopy(const Kernel &K, size_t SI);
+  void printSegmentRange(const Kernel &K, size_t SI, const std::string &Lo,
+                         const std::string &Hi);
+  /// Copies an element of segment S at address A, made of Reps copies of
+  /// the child (a literal or an expression), and advances the packed
+  /// pointer Var; PackArg is the direction ("Pack", or "true" in ranges).
+  void printElementCopy(const Segment &S, const Address &A,
+                        const std::string &Reps, const std::string &PackArg,
+                        const std::string &Var);
+  /// The statements of a range lambda: packs bytes [Lo, Hi) of element at
+  /// A into Q and returns the new end.
+  void printElementRange(const Segment &S, const Address &A,
+                         const std::string &Reps);
+  void printEntryPoints(const NamedType &N);
+
+  /// Address of element Var of segment SI of K.
+  Address elementAddress(const Kernel &K, size_t SI, const char *Var) const;
+  std::string repsExpr(const Kernel &K, size_t SI, const char *Var) const;
+
+  const Module &M;
+  const CodeGenOptions &Options;
+  PackPlan Plan;
+  CodeWriter W;
+  std::vector<bool> NeedsRange; ///< by kernel id
+};
+
+std::string SourcePrinter::print() {
+  // Plan the roots first: the plan then holds exactly the kernels used.
+  std::vector<const Kernel *> Roots;
+  for (const NamedType &N : M.types())
+    if (needsRoot(N.T))
+      Roots.push_back(&Plan.getKernel(N.T));
+  NeedsRange.assign(Plan.kernels().size(), false);
+  for (const Kernel *K : Roots)
+    NeedsRange[K->Id] = true;
+  markRanges();
+
+  W.line(GeneratedBanner);
+  W.line("// Pack and unpack code for the types of " + Options.SourceName +
+         " (see " + Options.BaseName + ".h).");
+  W.line();
+  W.line("#include \"" + Options.BaseName + ".h\"");
+  W.line();
+  W.line("#include <algorithm>");
+  W.line("#include <cstddef>");
+  W.line("#include <cstring>");
+  W.line();
+  W.line("namespace {");
+  W.line();
+  printPrelude();
+  for (const std::unique_ptr<Kernel> &K : Plan.kernels())
+    printKernel(*K);
+  W.line("} // namespace");
+  for (const NamedType &N : M.types())
+    printEntryPoints(N);
+  return W.str();
+}
+
+void SourcePrinter::markRanges() {
+  // Parents come after their children: one backward sweep propagates.
+  for (size_t I = Plan.kernels().size(); I-- > 0;) {
+    const Kernel &K = *Plan.kernels()[I];
+    if (!NeedsRange[I])
+      continue;
+    for (const Segment &S : K.Segments)
+      if (S.ChildKernel)
+        NeedsRange[S.ChildKernel->Id] = true;
+  }
+}
+
+void SourcePrinter::printPrelude() {
+  static const char *const Prelude[] = {
+      "typedef std::ptrdiff_t Off;",
+      "",
+      "// Moves N bytes between the user's buffer and the packed stream: to the",
+      "// stream when packing, from it when unpacking. N is a constant almost",
+      "// everywhere, and the compiler turns such a copy into register moves.",
+      "template <bool Pack> inline void xfer(char *Buf, char *Packed, std::size_t N) {",
+      "  if (Pack)",
+      "    std::memcpy(Packed, Buf, N);",
+      "  else",
+      "    std::memcpy(Buf, Packed, N);",
+      "}",
+      "",
+      "// Packs bytes [F, L) of a sequence of elements of E packed bytes each:",
+      "// Whole(k, P) packs element k, Part(k, P, A, Z) its bytes [A, Z); both",
+      "// return the end of what they wrote.",
+      "template <class WholeFn, class PartFn>",
+      "inline char *rangeOf(std::size_t E, std::size_t F, std::size_t L, char *P,",
+      "                     WholeFn Whole, PartFn Part) {",
+      "  Off K = Off(F / E);",
+      "  std::size_t A = F % E;",
+      "  while (F < L) {",
+      "    std::size_t Z = L - F < E - A ? A + (L - F) : E;",
+      "    P = A == 0 && Z == E ? Whole(K, P) : Part(K, P, A, Z);",
+      "    F += Z - A;",
+      "    A = 0;",
+      "    ++K;",
+      "  }",
+      "  return P;",
+      "}",
+      "",
+      "// The same for elements of different sizes: element k holds the packed",
+      "// bytes [Starts[k], Starts[k + 1]).",
+      "template <class WholeFn, class PartFn>",
+      "inline char *rangeOfTable(const std::size_t *Starts, std::size_t N,",
+      "                          std::size_t F, std::size_t L, char *P,",
+      "                          WholeFn Whole, PartFn Part) {",
+      "  Off K = Off(std::upper_bound(Starts, Starts + N + 1, F) - Starts) - 1;",
+      "  while (F < L) {",
+      "    std::size_t S = Starts[K], E = Starts[K + 1] - S, A = F - S;",
+      "    std::size_t Z = L - F < E - A ? A + (L - F) : E;",
+      "    P = A == 0 && Z == E ? Whole(K, P) : Part(K, P, A, Z);",
+      "    F += Z - A;",
+      "    ++K;",
+      "  }",
+      "  return P;",
+      "}",
+      "",
+      "// A contiguous block of an instance: byte offset and length.",
+      "struct Run {",
+      "  Off Offset;",
+      "  std::size_t Length;",
+      "};",
+      "",
+      "// Packs bytes [F, L) of the packed stream of a list of N runs.",
+      "template <class RunT>",
+      "inline char *rangeRuns(char *B, char *P, std::size_t F, std::size_t L,",
+      "                       const RunT *R, std::size_t N) {",
+      "  std::size_t S = 0;",
+      "  for (std::size_t I = 0; I < N && S < L; S += R[I].Length, ++I) {",
+      "    std::size_t A = F > S ? F - S : 0;",
+      "    std::size_t Z = L - S < R[I].Length ? L - S : R[I].Length;",
+      "    if (A < Z) {",
+      "      xfer<true>(B + (R[I].Offset + Off(A)), P, Z - A);",
+      "      P += Z - A;",
+      "    }",
+      "  }",
+      "  return P;",
+      "}",
+      "",
+      "// Intersects the requested bytes [F, L) with the part [S, E) of a packed",
+      "// stream; on overlap, sets [Lo, Hi) to the intersection relative to S.",
+      "template <class SizeT>",
+      "inline bool clip(SizeT F, SizeT L, SizeT S, SizeT E, SizeT &Lo, SizeT &Hi) {",
+      "  if (F >= E || L <= S)",
+      "    return false;",
+      "  Lo = F > S ? F - S : 0;",
+      "  Hi = (L < E ? L : E) - S;",
+      "  return true;",
+      "}",
+      "",
+  };
+  for (const char *Line : Prelude)
+    W.line(Line);
+}
+
+void SourcePrinter::printKernel(const Kernel &K) {
+  W.line("// node " + std::to_string(K.Id) + ": " +
+         shorten(printType(K.T), MaxQuoted));
+  printTables(K);
+  printCopy(K);
+  if (NeedsRange[K.Id])
+    printRange(K);
+  W.line();
+}
+
+void SourcePrinter::printTables(const Kernel &K) {
+  bool Range = NeedsRange[K.Id];
+  if (K.Shape == KernelShape::Runs && Range) {
+    W.line("const Run " + table("runs", K, 0) + "[] = {");
+    for (const ByteBlock &R : K.Runs)
+      W.line("    {" + str(R.Offset) + ", " + str(R.Length) + "},");
+    W.line("};");
+  }
+  for (size_t SI = 0; SI < K.Segments.size(); ++SI) {
+    const Segment &S = K.Segments[SI];
+    bool Loop = !unrolled(S);
+    if (!S.Strided && (Loop || Range))
+      W.line("const Off " + table("disps", K, SI) + "[] = " +
+             initializerList(S.Disps) + ";");
+    if (!S.uniformReps() && (Loop || Range))
+      W.line("const Off " + table("reps", K, SI) + "[] = " +
+             initializerList(S.RepsList) + ";");
+    if (!S.uniformReps() && Range) {
+      // Packed start of every element, relative to the segment.
+      std::vector<int64_t> Starts{0};
+      for (int64_t R : S.RepsList)
+        Starts.push_back(Starts.back() + R * S.Child->size());
+      W.line("const std::size_t " + table("starts", K, SI) + "[] = " +
+             initializerList(Starts) + ";");
+    }
+  }
+}
+
+Address SourcePrinter::elementAddress(const Kernel &K, size_t SI,
+                                      const char *Var) const {
+  const Segment &S = K.Segments[SI];
+  Address A;
+  if (!S.Strided)
+    return A.plus(table("disps", K, SI) + "[" + Var + "]");
+  if (S.Count > 1 && S.Stride != 0)
+    A = A.plus(scaled(Var, S.Stride));
+  return A.plus(S.Disp0);
+}
+
+std::string SourcePrinter::repsExpr(const Kernel &K, size_t SI,
+                                    const char *Var) const {
+  const Segment &S = K.Segments[SI];
+  if (S.uniformReps())
+    return str(S.Reps);
+  return table("reps", K, SI) + "[" + Var + "]";
+}
+
+void SourcePrinter::printCopy(const Kernel &K) {
+  W.open("template <bool Pack> inline char *" + copyFn(K) +
+         "(char *B, char *P) {");
+  switch (K.Shape) {
+  case KernelShape::Empty:
+    W.line("(void)B;");
+    break;
+  case KernelShape::Block:
+  case KernelShape::Runs: {
+    int64_t Pos = 0;
+    for (const ByteBlock &R : K.Runs) {
+      W.line("xfer<Pack>(" + Address().plus(R.Offset).print() + ", " +
+             (Pos ? "P + " + str(Pos) : std::string("P")) + ", " +
+             str(R.Length) + ");");
+      Pos += R.Length;
+    }
+    W.line("return P + " + str(Pos) + ";");
+    W.close();
+    return;
+  }
+  case KernelShape::Loops:
+    for (size_t SI = 0; SI < K.Segments.size(); ++SI)
+      printSegmentCopy(K, SI);
+    break;
+  }
+  W.line("return P;");
+  W.close();
+}
+
+void SourcePrinter::printSegmentCopy(const Kernel &K, size_t SI) {
+  const Segment &S = K.Segments[SI];
+  if (S.Count == 1 || unrolled(S)) {
+    for (uint64_t I = 0; I < S.Count; ++I)
+      printElementCopy(S, Address().plus(S.dispAt(I)), str(S.repsAt(I)),
+                       "Pack", "P");
+    return;
+  }
+  W.open("for (Off k = 0; k < " + str(S.Count) + "; ++k) {");
+  printElementCopy(S, elementAddress(K, SI, "k"), repsExpr(K, SI, "k"),
+                   "Pack", "P");
+  W.close();
+}
+
+void SourcePrinter::printElementCopy(const Segment &S, const Address &A,
+                                     const std::string &Reps,
+                                     const std::string &PackArg,
+                                     const std::string &Var) {
+  const Type *C = S.Child;
+  if (S.DenseChild) {
+    // All copies of a dense child are one block.
+    std::string Bytes = S.uniformReps()
+                            ? str(S.Reps * C->size())
+                            : "std::size_t(" + Reps + ") * " + str(C->size());
+    W.line("xfer<" + PackArg + ">(" + A.plus(C->lb()).print() + ", " + Var +
+           ", " + Bytes + ");");
+    W.line(Var + " += " + Bytes + ";");
+    return;
+  }
+  std::string Call = copyFn(*S.ChildKernel) + "<" + PackArg + ">";
+  if (Reps == "1") {
+    W.line(Var + " = " + Call + "(" + A.print() + ", " + Var + ");");
+    return;
+  }
+  W.line("for (Off r = 0; r < " + Reps + "; ++r)");
+  W.line("  " + Var + " = " + Call + "(" +
+         (C->extent() ? A.plus(scaled("r", C->extent())) : A).print() + ", " +
+         Var + ");");
+}
+
+void SourcePrinter::printRange(const Kernel &K) {
+  W.open("inline char *" + rangeFn(K) +
+         "(char *B, char *P, std::size_t F, std::size_t L) {");
+  switch (K.Shape) {
+  case KernelShape::Empty:
+    W.line("(void)B;");
+    W.line("(void)F;");
+    W.line("(void)L;");
+    W.line("return P;");
+    break;
+  case KernelShape::Block:
+    W.line("xfer<true>(" + Address().plus("Off(F)").plus(K.Runs[0].Offset).print() +
+           ", P, L - F);");
+    W.line("return P + (L - F);");
+    break;
+  case KernelShape::Runs:
+    W.line("return rangeRuns(B, P, F, L, " + table("runs", K, 0) + ", " +
+           std::to_string(K.Runs.size()) + ");");
+    break;
+  case KernelShape::Loops:
+    if (K.Segments.size() == 1) {
+      printSegmentRange(K, 0, "F", "L");
+    } else {
+      W.line("std::size_t Lo, Hi;");
+      for (size_t SI = 0; SI < K.Segments.size(); ++SI) {
+        const Segment &S = K.Segments[SI];
+        W.open("if (clip<std::size_t>(F, L, " + str(S.PackedStart) + ", " +
+               str(S.PackedStart + S.PackedSize) + ", Lo, Hi)) {");
+        printSegmentRange(K, SI, "Lo", "Hi");
+        W.close();
+      }
+    }
+    W.line("return P;");
+    break;
+  }
+  W.close();
+}
+
+void SourcePrinter::printSegmentRange(const Kernel &K, size_t SI,
+                                      const std::string &Lo,
+                                      const std::string &Hi) {
+  const Segment &S = K.Segments[SI];
+  // Name the element index only where it is used (-Wunused-parameter):
+  // the address uses it unless all elements are at one place, the whole
+  // element also for its number of copies.
+  bool AddressUsesK = !S.Strided || (S.Count > 1 && S.Stride != 0);
+  std::string WholeK = AddressUsesK || !S.uniformReps() ? "Off k" : "Off";
+  std::string PartK = AddressUsesK ? "Off k" : "Off";
+  Address A = elementAddress(K, SI, "k");
+  std::string Reps = repsExpr(K, SI, "k");
+  if (S.uniformReps())
+    W.open("P = rangeOf(" + str(static_cast<uint64_t>(S.Reps * S.Child->size())) +
+           ", " + Lo + ", " + Hi + ", P, [&](" + WholeK + ", char *Q) {");
+  else
+    W.open("P = rangeOfTable(" + table("starts", K, SI) + ", " +
+           str(S.Count) + ", " + Lo + ", " + Hi + ", P, [&](" + WholeK +
+           ", char *Q) {");
+  printElementCopy(S, A, Reps, "true", "Q");
+  W.line("return Q;");
+  W.middle("}, [&](" + PartK + ", char *Q, std::size_t A, std::size_t Z) {");
+  printElementRange(S, A, Reps);
+  W.close("});");
+}
+
+void SourcePrinter::printElementRange(const Segment &S, const Address &A,
+                                      const std::string &Reps) {
+  const Type *C = S.Child;
+  if (S.DenseChild) {
+    W.line("xfer<true>(" + A.plus(C->lb()).plus("Off(A)").print() +
+           ", Q, Z - A);");
+    W.line("return Q + (Z - A);");
+    return;
+  }
+  const Kernel &CK = *S.ChildKernel;
+  if (Reps == "1") {
+    W.line("return " + rangeFn(CK) + "(" + A.print() + ", Q, A, Z);");
+    return;
+  }
+  Address Copy = C->extent() ? A.plus(scaled("r", C->extent())) : A;
+  std::string RParam = C->extent() ? "Off r" : "Off";
+  W.open("return rangeOf(" + str(static_cast<uint64_t>(C->size())) +
+         ", A, Z, Q, [&](" + RParam + ", char *Q2) {");
+  W.line("return " + copyFn(CK) + "<true>(" + Copy.print() + ", Q2);");
+  W.middle("}, [&](" + RParam + ", char *Q2, std::size_t A2, std::size_t Z2) {");
+  W.line("return " + rangeFn(CK) + "(" + Copy.print() + ", Q2, A2, Z2);");
+  W.close("});");
+}
+
+void SourcePrinter::printEntryPoints(const NamedType &N) {
+  const Type *T = N.T;
+  std::string Fn = "ddtc_" + N.Name;
+  std::string Size = str(T->size()), Extent = str(T->extent());
+  bool Dense = T->getLayout().isDense();
+  W.line();
+  W.line("// " + N.Name + ": " + shorten(printType(T, &M), MaxQuoted));
+  W.line("// size " + std::to_string(T->size()) + ", lb " +
+         std::to_string(T->lb()) + ", extent " + std::to_string(T->extent()) +
+         (Dense ? ", dense" : ""));
+
+  W.open("extern \"C\" std::size_t " + Fn + "_packed_size(std::size_t count) {");
+  if (T->size() == 0)
+    W.line("(void)count;");
+  W.line("return count * " + Size + ";");
+  W.close();
+
+  // Instance i of the root is at i * extent.
+  Address Inst;
+  if (T->extent())
+    Inst = Inst.plus("Off(i) * " + Extent);
+  std::string Root = needsRoot(T) ? copyFn(Plan.getKernel(T)) : "";
+  for (bool Pack : {true, false}) {
+    W.line();
+    std::string In = Pack ? "B" : "P", Out = Pack ? "P" : "B";
+    W.open("extern \"C\" void " + Fn + (Pack ? "_pack" : "_unpack") +
+           "(const void *inbuf, std::size_t count, void *outbuf) {");
+    if (T->size() == 0) {
+      W.line("(void)inbuf;");
+      W.line("(void)count;");
+      W.line("(void)outbuf;");
+      W.close();
+      continue;
+    }
+    W.line("char *" + In + " = const_cast<char *>(static_cast<const char *>(inbuf));");
+    W.line("char *" + Out + " = static_cast<char *>(outbuf);");
+    std::string Arg = Pack ? "true" : "false";
+    if (Dense) {
+      W.line("xfer<" + Arg + ">(" + Address().plus(T->lb()).print() +
+             ", P, count * " + Size + ");");
+    } else {
+      W.line("for (std::size_t i = 0; i < count; ++i)");
+      W.line("  P = " + Root + "<" + Arg + ">(" + Inst.print() + ", P);");
+    }
+    W.close();
+  }
+
+  W.line();
+  W.open("extern \"C\" std::size_t " + Fn +
+         "_pack_range(const void *inbuf, std::size_t count, std::size_t "
+         "first, std::size_t last, void *outbuf) {");
+  if (T->size() == 0) {
+    for (const char *P : {"inbuf", "count", "first", "last", "outbuf"})
+      W.line(std::string("(void)") + P + ";");
+    W.line("return 0;");
+    W.close();
+    return;
+  }
+  W.line("const std::size_t total = count * " + Size + ";");
+  W.line("if (last > total)");
+  W.line("  last = total;");
+  W.line("if (first >= last)");
+  W.line("  return 0;");
+  W.line("char *B = const_cast<char *>(static_cast<const char *>(inbuf));");
+  W.line("char *P = static_cast<char *>(outbuf);");
+  if (Dense) {
+    W.line("xfer<true>(" + Address().plus("Off(first)").plus(T->lb()).print() +
+           ", P, last - first);");
+  } else {
+    const Kernel &K = Plan.getKernel(T);
+    std::string IParam = T->extent() ? "Off i" : "Off";
+    Address I;
+    if (T->extent())
+      I = I.plus("i * " + Extent);
+    W.open("rangeOf(" + Size + ", first, last, P, [&](" + IParam +
+           ", char *Q) {");
+    W.line("return " + copyFn(K) + "<true>(" + I.print() + ", Q);");
+    W.middle("}, [&](" + IParam + ", char *Q, std::size_t A, std::size_t Z) {");
+    W.line("return " + rangeFn(K) + "(" + I.print() + ", Q, A, Z);");
+    W.close("});");
+  }
+  W.line("return last - first;");
+  W.close();
+}
+
+} // namespace
+
+std::string emitPackSource(const Module &M, const CodeGenOptions &Options) {
+  return SourcePrinter(M, Options).print();
+}
+
+std::string emitPackHeader(const Module &M, const CodeGenOptions &Options) {
+  CodeWriter W;
+  std::string Guard = guardName(Options.BaseName, "_H");
+  W.line(GeneratedBanner);
+  W.line("// Pack and unpack functions for the types of " + Options.SourceName +
+         ".");
+  W.line("//");
+  W.line("// For each type NAME, with count and buffers as one would give them to");
+  W.line("// MPI with (count, NAME):");
+  W.line("//   ddtc_NAME_packed_size(count)  bytes of the packed stream");
+  W.line("//   ddtc_NAME_pack(inbuf, count, outbuf)    as MPI_Pack");
+  W.line("//   ddtc_NAME_unpack(inbuf, count, outbuf)  as MPI_Unpack: inbuf is the");
+  W.line("//       packed stream, outbuf the typed buffer");
+  W.line("//   ddtc_NAME_pack_range(inbuf, count, first, last, outbuf)");
+  W.line("//       writes bytes [first, last) of the packed stream to outbuf and");
+  W.line("//       returns how many (last is clipped to the packed size)");
+  W.line("#ifndef " + Guard);
+  W.line("#define " + Guard);
+  W.line();
+  W.line("#include <stddef.h>");
+  W.line();
+  W.line("#ifdef __cplusplus");
+  W.line("extern \"C\" {");
+  W.line("#endif");
+  for (const NamedType &N : M.types()) {
+    std::string Fn = "ddtc_" + N.Name;
+    W.line();
+    W.line("// " + N.Name + ": size " + std::to_string(N.T->size()) +
+           ", lb " + std::to_string(N.T->lb()) + ", extent " +
+           std::to_string(N.T->extent()));
+    W.line("size_t " + Fn + "_packed_size(size_t count);");
+    W.line("void " + Fn + "_pack(const void *inbuf, size_t count, void *outbuf);");
+    W.line("void " + Fn + "_unpack(const void *inbuf, size_t count, void *outbuf);");
+    W.line("size_t " + Fn +
+           "_pack_range(const void *inbuf, size_t count, size_t first, "
+           "size_t last, void *outbuf);");
+  }
+  W.line();
+  W.line("#ifdef __cplusplus");
+  W.line("} // extern \"C\"");
+  W.line("#endif");
+  W.line();
+  W.line("#endif // " + Guard);
+  return W.str();
+}
+
+} // namespace ddtc

@@ -1,0 +1,203 @@
+//===- lib/CodeGen/PackPlan.cpp - Code shape of each type node ------------===//
+//
+// A node of the Loops shape is seen, like in the typemap walker, as a
+// sequence of pieces (Reps copies of a child at a displacement). contiguous
+// and vector nodes are one regular segment each, without listing their
+// pieces. The index kinds and struct list theirs: pieces without data are
+// dropped (as the walker skips them), consecutive pieces of the same child
+// are grouped, and each group becomes a constant-stride segment when its
+// displacements form an arithmetic progression with one block length, and
+// an index table otherwise.
+//
+//===----------------------------------------------------------------------===//
+#include "ddtc/CodeGen/PackPlan.h"
+
+#include "ddtc/IR/TypemapWalker.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace ddtc {
+
+const Type *lookThrough(const Type *T) {
+  for (;;) {
+    switch (T->getKind()) {
+    case TypeKind::Resized:
+    case TypeKind::Dup:
+      T = T->getOldType();
+      continue;
+    case TypeKind::Subarray:
+    case TypeKind::Darray:
+      T = T->getExpansion();
+      continue;
+    case TypeKind::Predefined:
+    case TypeKind::Contiguous:
+    case TypeKind::Vector:
+    case TypeKind::HVector:
+    case TypeKind::Indexed:
+    case TypeKind::HIndexed:
+    case TypeKind::IndexedBlock:
+    case TypeKind::HIndexedBlock:
+    case TypeKind::Struct:
+      return T;
+    }
+    assert(false && "unknown kind");
+    return T;
+  }
+}
+
+namespace {
+
+struct Piece {
+  const Type *Child;
+  int64_t Reps;
+  int64_t Disp;
+};
+
+/// The pieces of a node of a list kind, in typemap order.
+std::vector<Piece> listPieces(const Type *T) {
+  std::vector<Piece> Pieces;
+  bool BlockKind = isa<IndexedBlockType>(T);
+  std::span<const int64_t> Disps = T->getList(BlockKind ? 0 : 1);
+  bool ElementUnits = T->getKind() == TypeKind::Indexed ||
+                      T->getKind() == TypeKind::IndexedBlock;
+  for (size_t I = 0; I < Disps.size(); ++I) {
+    const Type *Child = isa<StructType>(T) ? T->getOperands()[I] : T->getOldType();
+    int64_t Reps = BlockKind ? T->getScalar(0) : T->getList(0)[I];
+    int64_t Disp = ElementUnits ? Disps[I] * Child->extent() : Disps[I];
+    Pieces.push_back({Child, Reps, Disp});
+  }
+  return Pieces;
+}
+
+/// Turns a group of pieces of one child into a segment (packed position
+/// and child kernel are filled in by the caller).
+Segment makeSegment(std::span<const Piece> Group) {
+  Segment S;
+  S.Child = Group[0].Child;
+  S.Count = Group.size();
+  bool SameReps = true, Progression = true;
+  int64_t Stride = Group.size() > 1 ? Group[1].Disp - Group[0].Disp : 0;
+  for (size_t I = 1; I < Group.size(); ++I) {
+    SameReps &= Group[I].Reps == Group[0].Reps;
+    Progression &= Group[I].Disp - Group[I - 1].Disp == Stride;
+  }
+  if (SameReps)
+    S.Reps = Group[0].Reps;
+  else
+    for (const Piece &P : Group)
+      S.RepsList.push_back(P.Reps);
+  S.Strided = Progression;
+  if (Progression) {
+    S.Disp0 = Group[0].Disp;
+    S.Stride = Stride;
+  } else {
+    for (const Piece &P : Group)
+      S.Disps.push_back(P.Disp);
+  }
+  return S;
+}
+
+} // namespace
+
+const Kernel &PackPlan::getKernel(const Type *T) {
+  T = lookThrough(T);
+  if (auto It = ByNode.find(T); It != ByNode.end())
+    return *It->second;
+
+  auto K = std::make_unique<Kernel>();
+  K->T = T;
+  const BlockSummary &Blocks = T->getLayout().Blocks;
+  if (T->size() == 0) {
+    K->Shape = KernelShape::Empty;
+  } else if (Blocks.Count <= std::max(Options.MaxUnrolledRuns, 1u) ||
+             isa<PredefinedType>(T)) {
+    TypemapWalker W(T, 1, WalkMode::Bytes);
+    TypemapRun R;
+    while (W.next(R))
+      K->Runs.push_back({R.Offset, R.Length});
+    K->Shape = K->Runs.size() == 1 ? KernelShape::Block : KernelShape::Runs;
+  } else {
+    K->Shape = KernelShape::Loops;
+    planLoops(*K); // creates the children's kernels first
+  }
+  K->Id = static_cast<unsigned>(Kernels.size());
+  Kernels.push_back(std::move(K));
+  ByNode.emplace(T, Kernels.back().get());
+  return *Kernels.back();
+}
+
+void PackPlan::planLoops(Kernel &K) {
+  const Type *T = K.T;
+  std::vector<Segment> Segments;
+  switch (T->getKind()) {
+  case TypeKind::Contiguous: {
+    Segment S;
+    S.Child = T->getOldType();
+    S.Count = 1;
+    S.Reps = cast<ContiguousType>(T)->getCount();
+    Segments.push_back(std::move(S));
+    break;
+  }
+  case TypeKind::Vector:
+  case TypeKind::HVector: {
+    auto *V = cast<VectorType>(T);
+    Segment S;
+    S.Child = V->getOldType();
+    S.Count = static_cast<uint64_t>(V->getCount());
+    S.Stride = S.Count > 1 ? V->getByteStride() : 0;
+    S.Reps = V->getBlockLength();
+    Segments.push_back(std::move(S));
+    break;
+  }
+  case TypeKind::Indexed:
+  case TypeKind::HIndexed:
+  case TypeKind::IndexedBlock:
+  case TypeKind::HIndexedBlock:
+  case TypeKind::Struct: {
+    std::vector<Piece> Pieces;
+    for (const Piece &P : listPieces(T))
+      if (P.Reps != 0 && P.Child->size() != 0)
+        Pieces.push_back(P);
+    for (size_t Begin = 0; Begin < Pieces.size();) {
+      size_t End = Begin + 1;
+      while (End < Pieces.size() && Pieces[End].Child == Pieces[Begin].Child)
+        ++End;
+      Segments.push_back(makeSegment(
+          std::span<const Piece>(Pieces).subspan(Begin, End - Begin)));
+      Begin = End;
+    }
+    break;
+  }
+  case TypeKind::Predefined:
+  case TypeKind::Resized:
+  case TypeKind::Dup:
+  case TypeKind::Subarray:
+  case TypeKind::Darray:
+    assert(false && "planned as runs or looked through");
+    break;
+  }
+
+  uint64_t Packed = 0;
+  for (Segment &S : Segments) {
+    if (S.Count == 0 || (S.Reps == 0 && S.RepsList.empty()) ||
+        S.Child->size() == 0)
+      continue;
+    S.DenseChild = S.Child->getLayout().isDense();
+    if (!S.DenseChild)
+      S.ChildKernel = &getKernel(S.Child);
+    uint64_t ChildSize = static_cast<uint64_t>(S.Child->size());
+    S.PackedStart = Packed;
+    if (S.uniformReps())
+      S.PackedSize = S.Count * static_cast<uint64_t>(S.Reps) * ChildSize;
+    else
+      for (int64_t R : S.RepsList)
+        S.PackedSize += static_cast<uint64_t>(R) * ChildSize;
+    Packed += S.PackedSize;
+    K.Segments.push_back(std::move(S));
+  }
+  assert(Packed == static_cast<uint64_t>(T->size()) &&
+         "segments must hold the node's data");
+}
+
+} // namespace ddtc

@@ -1,0 +1,112 @@
+//===- tools/ddtc/EmitCommand.cpp - `ddtc emit` ---------------------------===//
+//
+// Reads a description, normalizes it with the default pipeline (unless
+// -O0), and writes PREFIX.h, PREFIX.cpp, PREFIX_mpi.h and PREFIX_mpi.c.
+// All four files are first written under temporary names and renamed into
+// place only when every one of them was written, so that bad input or a
+// full disk never leaves a partial or mismatched set behind.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+
+#include "ddtc/CodeGen/Emit.h"
+#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/IR/TypeContext.h"
+#include "ddtc/Passes/PassManager.h"
+#include "ddtc/Passes/PassRegistry.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+namespace ddtc {
+
+namespace {
+
+std::string baseName(const std::string &Path) {
+  size_t Slash = Path.find_last_of('/');
+  return Slash == std::string::npos ? Path : Path.substr(Slash + 1);
+}
+
+/// Writes Text to Path; returns 0 or the errno of the failure.
+int writeFile(const std::string &Path, const std::string &Text) {
+  errno = 0;
+  std::ofstream Out(Path, std::ios::binary | std::ios::trunc);
+  if (Out)
+    Out << Text;
+  if (!Out || !Out.flush())
+    return errno ? errno : EIO;
+  return 0;
+}
+
+/// Writes every file or none: temporaries first, then the renames.
+Error writeAll(const std::string &Prefix,
+               const std::vector<EmittedFile> &Files) {
+  auto Temp = [&](const EmittedFile &F) {
+    return Prefix + F.Suffix + ".tmp-ddtc";
+  };
+  auto RemoveTemps = [&] {
+    for (const EmittedFile &F : Files)
+      std::remove(Temp(F).c_str());
+  };
+  for (const EmittedFile &F : Files)
+    if (int Errno = writeFile(Temp(F), F.Text)) {
+      RemoveTemps();
+      return makeError(Prefix + F.Suffix + ": cannot write: " +
+                       std::strerror(Errno));
+    }
+  for (const EmittedFile &F : Files)
+    if (std::rename(Temp(F).c_str(), (Prefix + F.Suffix).c_str()) != 0) {
+      int Saved = errno;
+      RemoveTemps();
+      return makeError(Prefix + F.Suffix + ": cannot write: " +
+                       std::strerror(Saved));
+    }
+  return Error::success();
+}
+
+} // namespace
+
+int runEmit(const EmitOptions &Options) {
+  std::string Base = baseName(Options.OutputPrefix);
+  if (Base.empty() || Base == "." || Base == "..") {
+    reportError("-o needs a file name prefix, got '" + Options.OutputPrefix +
+                "'");
+    return ExitUsage;
+  }
+
+  TypeContext Ctx;
+  Module M(Ctx);
+  if (Error E = readAnyDescriptionFile(Options.InputPath, M)) {
+    reportError(E.message());
+    return ExitBadInput;
+  }
+
+  if (Options.OptLevel > 0) {
+    Expected<std::vector<std::unique_ptr<Pass>>> Pipeline =
+        parsePassPipeline(DefaultPipeline);
+    if (!Pipeline) { // the default pipeline always parses
+      reportError(Pipeline.takeError().message());
+      return ExitBadInput;
+    }
+    PassManager PM;
+    for (std::unique_ptr<Pass> &P : *Pipeline)
+      PM.add(std::move(P));
+    if (Error E = PM.run(M)) {
+      reportError(Options.InputPath + ": " + E.message());
+      return ExitBadInput;
+    }
+  }
+
+  CodeGenOptions CG;
+  CG.BaseName = Base;
+  CG.SourceName = baseName(Options.InputPath);
+  if (Error E = writeAll(Options.OutputPrefix, emitModule(M, CG))) {
+    reportError(E.message());
+    return ExitBadInput;
+  }
+  return ExitSuccess;
+}
+
+} // namespace ddtc
