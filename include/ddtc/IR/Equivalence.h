@@ -26,13 +26,19 @@ struct EquivalenceResult {
   /// When not equivalent: the first difference, for people
   /// ("extent 24 vs 16", "run 3: MPI_INT at 8 (4 bytes) vs MPI_INT at 12 (4 bytes)").
   std::string Difference;
+  /// False when the typemaps were longer than the run budget: the first
+  /// MaxRuns runs were compared one by one, the rest only through the
+  /// symbolic summaries (size, entries, bounds, contiguous blocks).
+  bool Complete = true;
 };
 
 /// Compares `Count` instances of A with `Count` instances of B. With
 /// CheckBounds false, only the typemaps (signature and displacements) are
-/// compared: what a count-specific form must preserve.
+/// compared: what a count-specific form must preserve. At most MaxRuns
+/// runs are walked (a type can have 10^12 entries); see Complete.
 EquivalenceResult checkEquivalent(const Type *A, const Type *B,
-                                  uint64_t Count = 1, bool CheckBounds = true);
+                                  uint64_t Count = 1, bool CheckBounds = true,
+                                  uint64_t MaxRuns = UINT64_MAX);
 
 } // namespace ddtc
 

@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace ddtc {
@@ -28,10 +29,20 @@ public:
 
   Error run(Module &M);
 
+  /// Types whose typemap was too long to compare run by run (the first
+  /// VerifyRuns runs were, the rest symbolically), by name.
+  const std::vector<std::string> &getPartiallyVerified() const {
+    return PartiallyVerified;
+  }
+
+  /// Runs compared one by one per type: about a second of walking.
+  static constexpr uint64_t VerifyRuns = uint64_t(1) << 24;
+
 private:
   std::vector<std::unique_ptr<Pass>> Passes;
   bool VerifyEquivalence = true;
   std::function<void(std::string_view, const Module &)> AfterPass;
+  std::vector<std::string> PartiallyVerified;
 };
 
 } // namespace ddtc
