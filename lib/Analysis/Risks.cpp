@@ -75,8 +75,7 @@ unsigned loopLevels(const Type *T) {
 }
 
 bool isCheaper(const Type *A, const Type *B) {
-  const TypeLayout &LA = A->getLayout(), &LB = B->getLayout();
-  return std::pair(LA.Pieces, LA.Cost) < std::pair(LB.Pieces, LB.Cost);
+  return A->getLayout().isCheaperThan(B->getLayout());
 }
 
 void checkNormalForm(const Type *Given, const Type *Normal,

@@ -235,8 +235,7 @@ bool sameBounds(const Type *A, const Type *B) {
 
 /// The cost model's order: copy operations first, then description size.
 bool isCheaper(const Type *A, const Type *B) {
-  const TypeLayout &LA = A->getLayout(), &LB = B->getLayout();
-  return std::pair(LA.Pieces, LA.Cost) < std::pair(LB.Pieces, LB.Cost);
+  return A->getLayout().isCheaperThan(B->getLayout());
 }
 
 } // namespace

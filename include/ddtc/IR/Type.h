@@ -28,6 +28,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace ddtc {
@@ -123,6 +124,18 @@ struct TypeLayout {
 
   int64_t extent() const { return Ub - Lb; }
   int64_t trueExtent() const { return TrueUb - TrueLb; }
+
+  /// The cost model (docs/normalization.md): description size plus copy
+  /// pieces -- an index-list entry and a copy both cost the engine on every
+  /// pack -- with ties going to fewer pieces, then to the smaller size.
+  uint64_t totalCost() const {
+    uint64_t T = Cost + Pieces;
+    return T < Cost ? UINT64_MAX : T;
+  }
+  bool isCheaperThan(const TypeLayout &O) const {
+    return std::tuple(totalCost(), Pieces, Cost) <
+           std::tuple(O.totalCost(), O.Pieces, O.Cost);
+  }
   /// Consecutive instances tile memory without gaps: the data is one block
   /// exactly covering [Lb, Ub).
   bool isDense() const {
