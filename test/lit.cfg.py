@@ -26,12 +26,21 @@ if config.have_mpi:
     config.substitutions.append(("%ddtc-emit-check-san", os.path.join(config.ddtc_mpi_test_dir, "ddtc-emit-check-san")))
     config.substitutions.append(("%ddtc-emit-check", os.path.join(config.ddtc_mpi_test_dir, "ddtc-emit-check")))
     config.substitutions.append(("%emit-build", "sh " + os.path.join(config.test_source_root, "MPI", "emit-build.sh")))
+# The trees themselves, for the tests of the CMake package (test/Package),
+# which install from this build and configure projects against it.
+config.substitutions.append(("%ddtc-obj-root", config.ddtc_obj_root))
+config.substitutions.append(("%ddtc-src-root", config.ddtc_src_root))
 config.substitutions.append(("%ddtc", os.path.join(config.ddtc_tools_dir, "ddtc")))
+config.substitutions.append(("%cmake", config.cmake))
 config.substitutions.append(("%corpus", config.corpus_dir))
 if config.have_mpi:
     # One rank is enough: the oracle asks MPICH about types, it does not
-    # communicate. Root is allowed to run MPICH's hydra without flags.
+    # communicate. Root is allowed to run MPICH's hydra without flags. Two
+    # ranks (before %mpiexec, the longer name first) for the programs that
+    # do communicate (test/Package).
+    config.substitutions.append(("%mpiexec-n2", config.mpiexec + " -n 2"))
     config.substitutions.append(("%mpiexec", config.mpiexec + " -n 1"))
+    config.substitutions.append(("%mpicc", config.mpi_c_compiler))
 
 import sys
 config.substitutions.append(("%python", sys.executable))
