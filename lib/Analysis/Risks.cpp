@@ -94,7 +94,9 @@ void checkNormalForm(const Type *Given, const Type *Normal,
                      str(G.Cost) + " as given; " + str(N.Pieces) +
                      " pieces, cost " + str(N.Cost) + " normalized (" + Gain +
                      "); MPI libraries normalize little at commit",
-                 "describe it as " + NormalText});
+                 "describe it as its normal form (ddtc emit writes the MPI "
+                 "calls, ddtc_NAME_build): " +
+                     NormalText});
 }
 
 void checkCountMerge(const Type *Given, std::vector<Risk> &Out) {
@@ -212,7 +214,7 @@ void checkIndexLists(const Type *Given, const Type *Normal,
                                     std::to_string(Normal_) + " entries"
                               : std::string("the normal form needs no list")) +
                      "): the engine reads every entry on every pack",
-                 "describe it as " + NormalText});
+                 "describe it as its normal form: " + NormalText});
 }
 
 void checkTlb(const Type *Normal, std::vector<Risk> &Out) {
