@@ -120,9 +120,11 @@ void checkCountMerge(const Type *Given, std::vector<Risk> &Out) {
 }
 
 void checkAlignmentPadding(const Type *Given, std::vector<Risk> &Out) {
+  // The first padded struct found is reported: one is enough to act on.
+  bool Found = false;
   forEachNode(Given, [&](const Type *T) {
     auto *S = dyn_cast<StructType>(T);
-    if (!S || T->size() == 0)
+    if (Found || !S || T->size() == 0)
       return;
     // The upper bound before MPICH rounds the extent up to the alignment.
     int64_t Ub = INT64_MIN;
@@ -141,6 +143,7 @@ void checkAlignmentPadding(const Type *Given, std::vector<Risk> &Out) {
                       B.First.end() == Ub;
     if (Pad <= 0 || !LooksDense)
       return;
+    Found = true;
     Out.push_back(
         {"alignment-padding",
          "a struct whose data is contiguous (" + str(Ub - T->lb()) +
