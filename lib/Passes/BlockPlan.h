@@ -41,6 +41,8 @@ enum class PlanKind : uint8_t {
   Contig,     ///< r copies of a chunk at its own extent: contiguous(r, chunk)
   VectorBl,   ///< r copies of b back-to-back sub-chunks: vector(r, b, stride, sub)
   IndexChunk, ///< r copies of a chunk anywhere: hindexed_block(b, displs, sub)
+  IndexedChunk, ///< runs of back-to-back copies of a chunk anywhere:
+                ///< hindexed(run lengths, displacements, chunk)
   IndexBlock, ///< equal blocks: hindexed_block(count, displacements)
   Indexed,    ///< blocks of one basic type: hindexed(counts, displacements)
   Struct,     ///< consecutive pieces: struct of the pieces' types
@@ -53,7 +55,7 @@ struct Plan {
   size_t Begin = 0, End = 0;
   uint64_t Reps = 0;     ///< Repeat, Contig, VectorBl: copies of the child
   uint64_t BlockLen = 0; ///< VectorBl, IndexChunk: sub-chunks per copy
-  size_t ChunkLen = 0;   ///< IndexChunk: blocks per copy
+  size_t ChunkLen = 0;   ///< IndexChunk, IndexedChunk: blocks per copy
   int64_t Stride = 0;    ///< Arith, Repeat, VectorBl
   uint64_t Cost = 0;     ///< predicted description cost (docs/normalization.md)
   std::vector<Plan> Children; ///< the chunk, or the pieces of a struct

@@ -171,6 +171,32 @@ Expected<const Type *> PlanBuilder::build(const Plan &P, int64_t Shift) {
     return Ctx.getHIndexedBlock(int64_t(P.BlockLen), D, *C);
   }
 
+  case PlanKind::IndexedChunk: {
+    // Group the copies into runs that sit back to back at the chunk's
+    // extent: one entry (count, displacement) per run.
+    Expected<const Type *> C = build(P.Children.front(), 0);
+    if (!C)
+      return C;
+    int64_t Ext = (*C)->extent();
+    std::vector<int64_t> Counts, D;
+    for (uint64_t K = 0; K < P.Reps; ++K) {
+      size_t At = P.Begin + K * P.ChunkLen;
+      Expected<std::vector<int64_t>> One =
+          displacements(P.Begin, At, At + 1, Shift);
+      if (!One)
+        return One.takeError();
+      if (K > 0 && One->front() == D.back() + Counts.back() * Ext) {
+        ++Counts.back();
+        continue;
+      }
+      Counts.push_back(1);
+      D.push_back(One->front());
+    }
+    if (Ext != 0 && toElements(D, Ext))
+      return Ctx.getIndexed(Counts, D, *C);
+    return Ctx.getHIndexed(Counts, D, *C);
+  }
+
   case PlanKind::IndexBlock:
   case PlanKind::Indexed: {
     Expected<std::vector<int64_t>> D =

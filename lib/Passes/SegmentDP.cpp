@@ -13,6 +13,8 @@
 //               back-to-back copies of a sub-segment
 //   index chunk r copies of a chunk at arbitrary translations:
 //               hindexed_block(b, displacements, chunk or sub)
+//   indexed chunk  the same, in runs of back-to-back copies of varying
+//               length: hindexed(run lengths, displacements, chunk)
 //   leaves      hindexed_block / hindexed over the blocks
 //   struct      consecutive pieces, a shortest path over cut points
 //
@@ -21,7 +23,8 @@
 // same distance as at t. Segment [i, i+r*q) is r translated copies of its
 // first q blocks exactly when Period[q][i] >= (r-1)*q; Chain[q][i] counts
 // the copies of [i, i+q) that follow each other, each a translate of the
-// one before at any distance. Struct nodes inside
+// one before at any distance; Breaks[q][t] counts the copies along that
+// chain that do not start where the previous one ends (its extent). Struct nodes inside
 // the table span at most StructWindow blocks; the top level may cut
 // anywhere. Time O(n^2 (d(n)^2 + window)), memory O(n^2).
 //
@@ -30,6 +33,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <deque>
 #include <limits>
 
 namespace ddtc::recon {
@@ -41,6 +45,7 @@ int64_t elementSize(PredefinedId Basic) {
 bool Plan::isShiftable() const {
   switch (Kind) {
   case PlanKind::IndexChunk:
+  case PlanKind::IndexedChunk:
   case PlanKind::IndexBlock:
   case PlanKind::Indexed:
   case PlanKind::Struct:
@@ -108,6 +113,13 @@ private:
   }
 
   void computePeriods();
+  void computeBreaks();
+  /// Copies among the R-1 steps of the chain of [I, I+Q) that are not
+  /// back to back.
+  size_t breaksIn(size_t I, size_t Q, size_t R) const {
+    size_t Last = I + (R - 1) * Q;
+    return Breaks[Q][I] - (Last < N - Q ? Breaks[Q][Last] : 0);
+  }
   void computeRuns();
   void computeDivisors();
   void fillTable();
@@ -121,7 +133,7 @@ private:
   std::span<const Block> B;
   size_t N, W;
   std::vector<Cell> Table;
-  std::vector<std::vector<uint32_t>> Period, Chain;
+  std::vector<std::vector<uint32_t>> Period, Chain, Breaks;
   std::vector<uint32_t> SameShape, SameBasic;
   /// RunBefore[j]: blocks of the arithmetic run (equal blocks, one stride)
   /// that ends just before block j.
@@ -151,6 +163,7 @@ void SegmentDP::computePeriods() {
       NextD = D;
     }
   }
+  computeBreaks();
   Chain.resize(N / 2 + 1);
   for (size_t Q = 1; Q <= N / 2; ++Q) {
     std::vector<uint32_t> &C = Chain[Q];
@@ -158,6 +171,47 @@ void SegmentDP::computePeriods() {
     for (size_t T = N - Q + 1; T-- > 0;)
       if (T + 2 * Q <= N && Period[Q][T] >= Q)
         C[T] = C[T + Q] + 1;
+  }
+}
+
+void SegmentDP::computeBreaks() {
+  Breaks.resize(N / 2 + 1);
+  std::vector<int64_t> Ext(N);
+  for (size_t Q = 1; Q <= N / 2; ++Q) {
+    // The natural extent of every window [t, t+Q): a sliding minimum of
+    // offsets and maximum of ends (monotonic queues), O(N) per Q.
+    std::deque<size_t> Lo, Hi;
+    auto End = [&](size_t U) {
+      return B[U].Offset + B[U].Count * elementSize(B[U].Basic);
+    };
+    for (size_t U = 0; U < N; ++U) {
+      while (!Lo.empty() && B[Lo.back()].Offset >= B[U].Offset)
+        Lo.pop_back();
+      Lo.push_back(U);
+      while (!Hi.empty() && End(Hi.back()) <= End(U))
+        Hi.pop_back();
+      Hi.push_back(U);
+      if (U + 1 < Q)
+        continue;
+      size_t T = U + 1 - Q;
+      while (Lo.front() < T)
+        Lo.pop_front();
+      while (Hi.front() < T)
+        Hi.pop_front();
+      int64_t E;
+      Ext[T] = __builtin_sub_overflow(End(Hi.front()), B[Lo.front()].Offset, &E)
+                   ? -1
+                   : E;
+    }
+    std::vector<uint32_t> &S = Breaks[Q];
+    S.assign(N - Q, 0);
+    for (size_t T = N - Q; T-- > 0;) {
+      int64_t D;
+      bool BackToBack =
+          !__builtin_sub_overflow(B[T + Q].Offset, B[T].Offset, &D) &&
+          D == Ext[T];
+      S[T] = (BackToBack ? 0 : 1) + (T + Q < N - Q ? S[T + Q] : 0);
+    }
   }
 }
 
@@ -224,6 +278,11 @@ Cell SegmentDP::bestFor(size_t I, size_t J, const std::vector<int64_t> &RowExt) 
     if (Regular)
       Consider(PlanKind::Repeat, plus(Chunk.Cost, VectorCost), Q);
     Consider(PlanKind::IndexChunk, plus(Chunk.Cost, indexBlockCost(R)), Q);
+    // Runs of back-to-back copies of varying length: one hindexed entry
+    // per run (needs the chunk's natural extent: no struct padding).
+    if (Chunk.Kind != PlanKind::Struct)
+      Consider(PlanKind::IndexedChunk,
+               plus(Chunk.Cost, indexedCost(1 + breaksIn(I, Q, R))), Q);
     // The chunk as b back-to-back copies of a sub-segment: the blocklength
     // describes them (vector(r, b, stride, sub), hindexed_block(b, ...)).
     for (uint32_t Bl : Divisors[Q]) {
@@ -360,6 +419,11 @@ Plan SegmentDP::extract(size_t I, size_t J) const {
     P.ChunkLen = C.P;
     P.BlockLen = C.Q ? C.P / C.Q : 1;
     P.Children.push_back(extract(I, I + (C.Q ? C.Q : C.P)));
+    break;
+  case PlanKind::IndexedChunk:
+    P.Reps = M / C.P;
+    P.ChunkLen = C.P;
+    P.Children.push_back(extract(I, I + C.P));
     break;
   case PlanKind::Struct:
     // Beyond the window a struct has two pieces: [I, I+P) and the rest.

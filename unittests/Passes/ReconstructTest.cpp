@@ -23,6 +23,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 using namespace ddtc;
 
 namespace {
@@ -95,6 +97,9 @@ TEST(ReconstructTest, RandomTypesNormalizeEquivalentCheaperAndUnique) {
   EXPECT_GT(Cheaper, 2000u);
   EXPECT_GT(UniqueChecked, 5000u);
   EXPECT_LT(GivenWasCheaper * 5, UniqueChecked) << GivenWasCheaper;
+  std::printf("uniqueness checked on %u types; the given description was "
+              "cheaper than any block-based tree for %u\n",
+              UniqueChecked, GivenWasCheaper);
 }
 
 TEST(ReconstructTest, MessageFormDescribesCountInstances) {
