@@ -34,6 +34,13 @@ constexpr size_t MaxQuoted = 160;
 std::string str(int64_t V) { return intLiteral(V); }
 std::string str(uint64_t V) { return std::to_string(V) + (V > INT32_MAX ? "UL" : ""); }
 
+/// The copy helper for a block of a constant Bytes: xferLong, a call of
+/// the C library's memcpy, above 256 bytes, the size up to which g++ -O2
+/// expands a memcpy as vector moves; above, g++ emits `rep movsq` up to
+/// 16 KiB, which packs 384- to 1024-byte blocks at half the speed of the
+/// library's memcpy (docs/performance.md).
+std::string xferFn(int64_t Bytes) { return Bytes > 256 ? "xferLong" : "xfer"; }
+
 /// A byte address relative to a base pointer: variable terms plus a
 /// constant, printed as one integer sum added to the pointer.
 struct Address {
@@ -192,6 +199,15 @@ void SourcePrinter::printPrelude() {
       "    std::memcpy(Buf, Packed, N);",
       "}",
       "",
+      "// The same for a constant N above 256 bytes, as a call of the C library's",
+      "// memcpy: g++ would expand it as `rep movsq`, slow to start, and the",
+      "// library's vector loop is faster than any inline expansion there. The",
+      "// volatile zero hides the constant from the compiler.",
+      "template <bool Pack> inline void xferLong(char *Buf, char *Packed, std::size_t N) {",
+      "  static volatile std::size_t OpaqueZero = 0;",
+      "  xfer<Pack>(Buf, Packed, N + OpaqueZero);",
+      "}",
+      "",
       "// Packs bytes [F, L) of a sequence of elements of E packed bytes each:",
       "// Whole(k, P) packs element k, Part(k, P, A, Z) its bytes [A, Z); both",
       "// return the end of what they wrote.",
@@ -333,7 +349,7 @@ void SourcePrinter::printCopy(const Kernel &K) {
   case KernelShape::Runs: {
     int64_t Pos = 0;
     for (const ByteBlock &R : K.Runs) {
-      W.line("xfer<Pack>(" + Address().plus(R.Offset).print() + ", " +
+      W.line(xferFn(R.Length) + "<Pack>(" + Address().plus(R.Offset).print() + ", " +
              (Pos ? "P + " + str(Pos) : std::string("P")) + ", " +
              str(R.Length) + ");");
       Pos += R.Length;
@@ -375,8 +391,9 @@ void SourcePrinter::printElementCopy(const Segment &S, const Address &A,
     std::string Bytes = S.uniformReps()
                             ? str(S.Reps * C->size())
                             : "std::size_t(" + Reps + ") * " + str(C->size());
-    W.line("xfer<" + PackArg + ">(" + A.plus(C->lb()).print() + ", " + Var +
-           ", " + Bytes + ");");
+    W.line((S.uniformReps() ? xferFn(S.Reps * C->size()) : "xfer") + "<" +
+           PackArg + ">(" + A.plus(C->lb()).print() + ", " + Var + ", " +
+           Bytes + ");");
     W.line(Var + " += " + Bytes + ";");
     return;
   }

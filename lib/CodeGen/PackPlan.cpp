@@ -98,6 +98,28 @@ Segment makeSegment(std::span<const Piece> Group) {
   return S;
 }
 
+/// A group whose block lengths vary, but in long stretches of one length
+/// (a struct of index lists that normalization merged into one indexed,
+/// as LAMMPS's), is split into those stretches: each is a segment with a
+/// constant block length, so its copies have a constant size the compiler
+/// expands inline, instead of a memcpy call of a length read from a table
+/// per block. Shorter stretches keep the group whole (a table of lengths):
+/// many small segments would cost more code than they save.
+std::vector<std::span<const Piece>> splitByReps(std::span<const Piece> Group) {
+  constexpr size_t MinStretch = 8;
+  std::vector<std::span<const Piece>> Stretches;
+  for (size_t Begin = 0; Begin < Group.size();) {
+    size_t End = Begin + 1;
+    while (End < Group.size() && Group[End].Reps == Group[Begin].Reps)
+      ++End;
+    if (End - Begin < MinStretch)
+      return {Group};
+    Stretches.push_back(Group.subspan(Begin, End - Begin));
+    Begin = End;
+  }
+  return Stretches;
+}
+
 } // namespace
 
 const Kernel &PackPlan::getKernel(const Type *T) {
@@ -163,8 +185,9 @@ void PackPlan::planLoops(Kernel &K) {
       size_t End = Begin + 1;
       while (End < Pieces.size() && Pieces[End].Child == Pieces[Begin].Child)
         ++End;
-      Segments.push_back(makeSegment(
-          std::span<const Piece>(Pieces).subspan(Begin, End - Begin)));
+      for (std::span<const Piece> Group :
+           splitByReps(std::span<const Piece>(Pieces).subspan(Begin, End - Begin)))
+        Segments.push_back(makeSegment(Group));
       Begin = End;
     }
     break;

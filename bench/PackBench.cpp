@@ -1,0 +1,531 @@
+//===- bench/PackBench.cpp - ddtc pack/unpack against MPICH ---------------===//
+//
+// The pack/unpack benchmark of issue 4 (see docs/performance.md, run by
+// bench/pack-bench.sh). For every named type of each description file, sent
+// with a count that makes a packed message of 1-8 MB, it measures side by
+// side in one process:
+//
+//   ddtc     ddtc_NAME_pack / ddtc_NAME_unpack, from the code `ddtc emit`
+//            wrote for the file, compiled into LIBRARY.so and loaded here
+//   MPICH    MPI_Pack / MPI_Unpack with the type as the file writes it
+//            (one handle per node, what the application would build)
+//   MPICH-n  MPI_Pack with the normalized type ddtc_NAME_build makes
+//   hand     a hand-written loop (HandLoops.h): nested element loops for
+//            the seed-000 layouts (names GROUP_A<n>), otherwise one memcpy
+//            per block of the flattened block list
+//   memcpy   one memcpy of the packed size
+//
+// Before timing, every pack result (ddtc, MPICH-n, hand) must equal MPI_Pack
+// and every unpack result (ddtc, hand) must equal MPI_Unpack, byte for
+// byte over the whole typed buffer; otherwise the benchmark fails (exit 1).
+//
+// Timing: caches warm (every buffer is touched by the checks, and each
+// method runs once before it is timed). A repetition times a batch of
+// calls lasting at least --min-ms; the methods take turns, one batch each,
+// so that a noisy moment hits all of them. Reported: the median over
+// --reps repetitions of the throughput in GB/s (10^9 bytes of packed data
+// per second), and ratios of those medians; with --best, the best
+// repetition instead (for A/B experiments on a busy machine).
+//
+// Usage:
+//   ddtc-pack-bench [--reps N] [--min-ms T] [--target-bytes B]
+//                   [--max-footprint B] [--best] FILE LIBRARY.so [FILE LIBRARY.so...]
+//
+// Output: a Markdown table, one row per type, then summary lines.
+//
+//===----------------------------------------------------------------------===//
+#include "HandLoops.h"
+
+#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/IR/Module.h"
+#include "ddtc/IR/TypeContext.h"
+#include "ddtc/IR/TypemapWalker.h"
+
+#include "MPIBuilder.h"
+
+#include <mpi.h>
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace ddtc;
+using namespace ddtc::bench;
+
+namespace {
+
+struct Options {
+  int Reps = 11;
+  double MinMs = 10;
+  int64_t TargetBytes = 2 << 20;
+  int64_t MinBytes = 1 << 20;
+  int64_t MaxFootprint = 256 << 20;
+  bool Best = false;
+  std::vector<std::string> Positional;
+};
+
+[[noreturn]] void fail(const std::string &Msg) {
+  std::fprintf(stderr, "ddtc-pack-bench: %s\n", Msg.c_str());
+  std::fflush(stdout);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::exit(1);
+}
+
+//===----------------------------------------------------------------------===//
+// The emitted library
+//===----------------------------------------------------------------------===//
+
+struct Emitted {
+  size_t (*PackedSize)(size_t);
+  void (*Pack)(const void *, size_t, void *);
+  void (*Unpack)(const void *, size_t, void *);
+  int (*Build)(MPI_Datatype *);
+};
+
+class Library {
+public:
+  explicit Library(const std::string &Path)
+      : H(dlopen((Path.find('/') == std::string::npos ? "./" + Path : Path)
+                     .c_str(),
+                 RTLD_NOW | RTLD_LOCAL)) {
+    if (!H)
+      fail(dlerror());
+  }
+  ~Library() { dlclose(H); }
+  Library(const Library &) = delete;
+  Library &operator=(const Library &) = delete;
+
+  Emitted lookup(const std::string &Name) {
+    Emitted E;
+    E.PackedSize = reinterpret_cast<decltype(E.PackedSize)>(
+        get(Name, "_packed_size"));
+    E.Pack = reinterpret_cast<decltype(E.Pack)>(get(Name, "_pack"));
+    E.Unpack = reinterpret_cast<decltype(E.Unpack)>(get(Name, "_unpack"));
+    E.Build = reinterpret_cast<decltype(E.Build)>(get(Name, "_build"));
+    return E;
+  }
+
+private:
+  void *get(const std::string &Name, const char *Suffix) {
+    std::string Symbol = "ddtc_" + Name + Suffix;
+    void *P = dlsym(H, Symbol.c_str());
+    if (!P)
+      fail("no symbol " + Symbol);
+    return P;
+  }
+  void *H;
+};
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+struct FreeDeleter {
+  void operator()(void *P) const { std::free(P); }
+};
+
+/// Bytes aligned to 64, filled with a pattern.
+class Bytes {
+public:
+  explicit Bytes(size_t N, uint64_t Salt) : N(N) {
+    size_t Alloc = (std::max<size_t>(N, 1) + 63) / 64 * 64;
+    P.reset(static_cast<uint8_t *>(std::aligned_alloc(64, Alloc)));
+    if (!P)
+      fail("out of memory");
+    fill(Salt);
+  }
+  void fill(uint64_t Salt) {
+    uint64_t X = Salt * 0x9E3779B97F4A7C15ull + 1;
+    for (size_t I = 0; I < N; ++I) {
+      X ^= X << 13;
+      X ^= X >> 7;
+      X ^= X << 17;
+      P[I] = static_cast<uint8_t>(X);
+    }
+  }
+  uint8_t *data() { return P.get(); }
+  size_t size() const { return N; }
+
+private:
+  size_t N;
+  std::unique_ptr<uint8_t[], FreeDeleter> P;
+};
+
+/// The typed buffer of Count instances of T: the pointer one passes to MPI
+/// (base) is 64-byte aligned, as an application's array would be, and the
+/// allocation covers every byte the typemap touches.
+class TypedBuffer {
+public:
+  TypedBuffer(const Type *T, int64_t Count, uint64_t Salt)
+      : Lo(lowest(T, Count)),
+        Mem(static_cast<size_t>(highest(T, Count) - Lo) + 64, Salt) {}
+  static int64_t lowest(const Type *T, int64_t Count) {
+    return std::min(T->trueLb(), T->trueLb() + (Count - 1) * T->extent());
+  }
+  static int64_t highest(const Type *T, int64_t Count) {
+    int64_t TrueUb = T->trueLb() + T->trueExtent();
+    return std::max(TrueUb, TrueUb + (Count - 1) * T->extent());
+  }
+  static int64_t footprint(const Type *T, int64_t Count) {
+    return highest(T, Count) - lowest(T, Count);
+  }
+  /// Byte 0 of the typemap's coordinates: the first 64-aligned address at
+  /// least -Lo bytes into the allocation, so that base + Lo is inside it.
+  uint8_t *base() {
+    uintptr_t B = reinterpret_cast<uintptr_t>(Mem.data()) -
+                  static_cast<uintptr_t>(Lo);
+    return reinterpret_cast<uint8_t *>((B + 63) / 64 * 64);
+  }
+  Bytes &bytes() { return Mem; }
+
+private:
+  int64_t Lo;
+  Bytes Mem;
+};
+
+//===----------------------------------------------------------------------===//
+// Timing
+//===----------------------------------------------------------------------===//
+
+using Clock = std::chrono::steady_clock;
+
+struct Method {
+  Method(std::string Name, std::function<void()> Run)
+      : Name(std::move(Name)), Run(std::move(Run)) {}
+  std::string Name;
+  std::function<void()> Run;
+  int64_t Batch = 1;
+  std::vector<double> GBs;
+};
+
+double median(std::vector<double> V) {
+  std::sort(V.begin(), V.end());
+  size_t N = V.size();
+  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
+}
+
+double secondsOf(Method &M, int64_t Calls) {
+  auto Start = Clock::now();
+  for (int64_t I = 0; I < Calls; ++I)
+    M.Run();
+  return std::chrono::duration<double>(Clock::now() - Start).count();
+}
+
+/// Times every method Reps times, in turns; Packed is the packed size.
+void timeAll(std::vector<Method> &Ms, size_t Packed, const Options &O) {
+  for (Method &M : Ms) {
+    M.Run(); // warm up
+    double T = secondsOf(M, 1);
+    M.Batch = std::max<int64_t>(
+        1, static_cast<int64_t>(std::ceil(O.MinMs * 1e-3 / std::max(T, 1e-9))));
+  }
+  for (int R = 0; R < O.Reps; ++R)
+    for (Method &M : Ms) {
+      double S = secondsOf(M, M.Batch);
+      M.GBs.push_back(static_cast<double>(Packed) * M.Batch / S * 1e-9);
+    }
+}
+
+//===----------------------------------------------------------------------===//
+// One type
+//===----------------------------------------------------------------------===//
+
+struct Row {
+  std::string Name;
+  int64_t Count = 0;
+  double PackedMB = 0, FootprintMB = 0, MeanBlock = 0;
+  // Medians in GB/s.
+  double DdtcPack = 0, MpiPack = 0, MpiNormPack = 0, HandPack = 0;
+  double Memcpy = 0, DdtcUnpack = 0, MpiUnpack = 0, HandUnpack = 0;
+  bool HandIsGeneric = false;
+};
+
+int64_t chooseCount(const Type *T, const Options &O) {
+  int64_t Size = T->size();
+  auto CountFor = [&](int64_t Bytes) {
+    return std::max<int64_t>(1, (Bytes + Size - 1) / Size);
+  };
+  int64_t C = CountFor(O.TargetBytes);
+  if (TypedBuffer::footprint(T, C) > O.MaxFootprint)
+    C = CountFor(O.MinBytes);
+  return C;
+}
+
+void comparePacked(const std::string &Name, const char *What,
+                   const uint8_t *Got, const uint8_t *Want, size_t N) {
+  if (std::memcmp(Got, Want, N) == 0)
+    return;
+  size_t I = 0;
+  while (Got[I] == Want[I])
+    ++I;
+  fail(Name + ": " + What + " differs from MPICH at byte " +
+       std::to_string(I) + " of " + std::to_string(N));
+}
+
+Row benchType(const std::string &Name, const Type *T, Library &Lib,
+              MpiBuilder &Builder, const Options &O) {
+  Row R;
+  R.Name = Name;
+  Emitted E = Lib.lookup(Name);
+  int64_t Count = chooseCount(T, O);
+  size_t Packed = static_cast<size_t>(Count * T->size());
+  if (E.PackedSize(static_cast<size_t>(Count)) != Packed)
+    fail(Name + ": ddtc_" + Name + "_packed_size differs from the type's size");
+  R.Count = Count;
+  R.PackedMB = static_cast<double>(Packed) / 1e6;
+  R.FootprintMB =
+      static_cast<double>(TypedBuffer::footprint(T, Count)) / 1e6;
+
+  // The blocks: of one instance for the generic hand loop, of the whole
+  // message for the mean contiguous block (runs merge across instances).
+  std::vector<Block> Blocks;
+  {
+    TypemapWalker W(T, 1, WalkMode::Bytes);
+    TypemapRun Run;
+    while (W.next(Run))
+      Blocks.push_back({Run.Offset, Run.Length});
+    TypemapWalker WAll(T, static_cast<uint64_t>(Count), WalkMode::Bytes);
+    uint64_t NumRuns = 0;
+    while (WAll.next(Run))
+      ++NumRuns;
+    R.MeanBlock = static_cast<double>(Packed) / static_cast<double>(NumRuns);
+  }
+  Seed000Layout Layout;
+  int A = 0;
+  R.HandIsGeneric = !parseSeed000Name(Name, Layout, A);
+
+  std::string Err;
+  std::optional<Handle> Mpi = Builder.build(T, Err);
+  if (!Mpi)
+    fail(Name + ": " + Err);
+  MPI_Datatype MpiType = Mpi->get();
+  MPI_Type_commit(&MpiType);
+  MPI_Datatype NormType;
+  if (E.Build(&NormType) != MPI_SUCCESS)
+    fail(Name + ": ddtc_" + Name + "_build failed");
+  MPI_Type_commit(&NormType);
+
+  TypedBuffer Src(T, Count, 1), Dst(T, Count, 2);
+  Bytes Ref(Packed, 3), Out(Packed, 4), Copy(Packed, 5);
+  uint8_t *SrcBase = Src.base(), *DstBase = Dst.base();
+  int PackedInt = static_cast<int>(Packed);
+  int ICount = static_cast<int>(Count);
+  auto MpiPack = [&](MPI_Datatype Ty, uint8_t *To) {
+    int Pos = 0;
+    MPI_Pack(SrcBase, ICount, Ty, To, PackedInt, &Pos, MPI_COMM_SELF);
+  };
+  auto MpiUnpack = [&] {
+    int Pos = 0;
+    MPI_Unpack(Ref.data(), PackedInt, &Pos, DstBase, ICount, MpiType,
+               MPI_COMM_SELF);
+  };
+  auto HandPack = [&](uint8_t *To) {
+    if (R.HandIsGeneric)
+      packBlocks(Blocks.data(), Blocks.size(), T->extent(),
+                 reinterpret_cast<const char *>(SrcBase),
+                 static_cast<size_t>(Count), reinterpret_cast<char *>(To));
+    else
+      packSeed000(Layout, A, reinterpret_cast<const int *>(SrcBase),
+                  static_cast<size_t>(Count), reinterpret_cast<int *>(To));
+  };
+  auto HandUnpack = [&] {
+    if (R.HandIsGeneric)
+      unpackBlocks(Blocks.data(), Blocks.size(), T->extent(),
+                   reinterpret_cast<const char *>(Ref.data()),
+                   static_cast<size_t>(Count),
+                   reinterpret_cast<char *>(DstBase));
+    else
+      unpackSeed000(Layout, A, reinterpret_cast<const int *>(Ref.data()),
+                    static_cast<size_t>(Count),
+                    reinterpret_cast<int *>(DstBase));
+  };
+
+  // Check once: every pack against MPI_Pack, every unpack against
+  // MPI_Unpack over the whole typed buffer (so also bytes it must not
+  // touch).
+  MpiPack(MpiType, Ref.data());
+  E.Pack(SrcBase, static_cast<size_t>(Count), Out.data());
+  comparePacked(Name, "ddtc pack", Out.data(), Ref.data(), Packed);
+  Out.fill(6);
+  MpiPack(NormType, Out.data());
+  comparePacked(Name, "MPI_Pack of the normalized type", Out.data(), Ref.data(),
+                Packed);
+  Out.fill(7);
+  HandPack(Out.data());
+  comparePacked(Name, "hand pack", Out.data(), Ref.data(), Packed);
+  {
+    Bytes &D = Dst.bytes();
+    D.fill(8);
+    MpiUnpack();
+    std::vector<uint8_t> Want(D.data(), D.data() + D.size());
+    D.fill(8);
+    E.Unpack(Ref.data(), static_cast<size_t>(Count), DstBase);
+    comparePacked(Name, "ddtc unpack (typed buffer)", D.data(), Want.data(),
+                  D.size());
+    D.fill(8);
+    HandUnpack();
+    comparePacked(Name, "hand unpack (typed buffer)", D.data(), Want.data(),
+                  D.size());
+  }
+
+  std::vector<Method> Ms;
+  Ms.push_back({"ddtc pack", [&] {
+                  E.Pack(SrcBase, static_cast<size_t>(Count), Out.data());
+                }});
+  Ms.push_back({"MPICH pack", [&] { MpiPack(MpiType, Out.data()); }});
+  Ms.push_back({"MPICH-n pack", [&] { MpiPack(NormType, Out.data()); }});
+  Ms.push_back({"hand pack", [&] { HandPack(Out.data()); }});
+  Ms.push_back({"memcpy", [&] { std::memcpy(Copy.data(), Ref.data(), Packed); }});
+  Ms.push_back({"ddtc unpack", [&] {
+                  E.Unpack(Ref.data(), static_cast<size_t>(Count), DstBase);
+                }});
+  Ms.push_back({"MPICH unpack", MpiUnpack});
+  Ms.push_back({"hand unpack", HandUnpack});
+  timeAll(Ms, Packed, O);
+  double *Fields[] = {&R.DdtcPack, &R.MpiPack,    &R.MpiNormPack,
+                      &R.HandPack, &R.Memcpy,     &R.DdtcUnpack,
+                      &R.MpiUnpack, &R.HandUnpack};
+  for (size_t I = 0; I < Ms.size(); ++I)
+    *Fields[I] = O.Best ? *std::max_element(Ms[I].GBs.begin(), Ms[I].GBs.end())
+                        : median(Ms[I].GBs);
+
+  MPI_Type_free(&NormType); // MpiType is freed by its Handle
+  return R;
+}
+
+//===----------------------------------------------------------------------===//
+// Report
+//===----------------------------------------------------------------------===//
+
+void printTable(const std::vector<Row> &Rows) {
+  std::printf("| type | count | packed MB | typed MB | mean block B "
+              "| ddtc pack | MPICH pack | MPICH-n pack | hand pack | memcpy "
+              "| ddtc unpack | MPICH unpack | hand unpack "
+              "| ddtc/MPICH p, u | ddtc/hand p, u | ddtc/memcpy p, u |\n");
+  std::printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+  for (const Row &R : Rows)
+    std::printf("| %s | %lld | %.2f | %.1f | %.0f | %.2f | %.2f | %.2f | "
+                "%.2f | %.2f | %.2f | %.2f | %.2f | %.2f, %.2f | %.2f, %.2f "
+                "| %.2f, %.2f |\n",
+                R.Name.c_str(),
+                static_cast<long long>(R.Count), R.PackedMB, R.FootprintMB,
+                R.MeanBlock, R.DdtcPack, R.MpiPack, R.MpiNormPack, R.HandPack,
+                R.Memcpy, R.DdtcUnpack, R.MpiUnpack, R.HandUnpack,
+                R.DdtcPack / R.MpiPack, R.DdtcUnpack / R.MpiUnpack,
+                R.DdtcPack / R.HandPack, R.DdtcUnpack / R.HandUnpack,
+                R.DdtcPack / R.Memcpy, R.DdtcUnpack / R.Memcpy);
+}
+
+void printSummary(const std::vector<Row> &Rows) {
+  double LogP = 0, LogU = 0;
+  int SlowerMpi = 0, SlowerHand = 0, BelowMemcpy = 0, BigBlock = 0;
+  for (const Row &R : Rows) {
+    LogP += std::log(R.DdtcPack / R.MpiPack);
+    LogU += std::log(R.DdtcUnpack / R.MpiUnpack);
+    if (R.DdtcPack < R.MpiPack || R.DdtcUnpack < R.MpiUnpack) {
+      ++SlowerMpi;
+      std::printf("slower than MPICH: %s (pack %.2fx, unpack %.2fx)\n",
+                  R.Name.c_str(), R.DdtcPack / R.MpiPack,
+                  R.DdtcUnpack / R.MpiUnpack);
+    }
+    if (R.DdtcPack < R.HandPack || R.DdtcUnpack < R.HandUnpack) {
+      ++SlowerHand;
+      std::printf("slower than hand: %s (pack %.2fx, unpack %.2fx)\n",
+                  R.Name.c_str(), R.DdtcPack / R.HandPack,
+                  R.DdtcUnpack / R.HandUnpack);
+    }
+    if (R.MeanBlock >= 256) {
+      ++BigBlock;
+      if (R.DdtcPack < 0.8 * R.Memcpy || R.DdtcUnpack < 0.8 * R.Memcpy) {
+        ++BelowMemcpy;
+        std::printf("below 0.8 memcpy: %s (pack %.2f, unpack %.2f)\n",
+                    R.Name.c_str(), R.DdtcPack / R.Memcpy,
+                    R.DdtcUnpack / R.Memcpy);
+      }
+    }
+  }
+  size_t N = Rows.size();
+  std::printf("types: %zu\n", N);
+  std::printf("geometric mean ddtc/MPICH: pack %.2fx, unpack %.2fx\n",
+              std::exp(LogP / N), std::exp(LogU / N));
+  std::printf("slower than MPICH (pack or unpack): %d; slower than hand: %d; "
+              "below 0.8 memcpy: %d of %d with mean block >= 256 B\n",
+              SlowerMpi, SlowerHand, BelowMemcpy, BigBlock);
+}
+
+bool parseArgs(int Argc, char **Argv, Options &O) {
+  for (int I = 1; I < Argc; ++I) {
+    std::string A = Argv[I];
+    auto Next = [&](auto &V) {
+      if (I + 1 >= Argc)
+        return false;
+      char *End;
+      double D = std::strtod(Argv[++I], &End);
+      if (*End || D <= 0)
+        return false;
+      V = static_cast<std::remove_reference_t<decltype(V)>>(D);
+      return true;
+    };
+    bool Ok = true;
+    if (A == "--reps")
+      Ok = Next(O.Reps);
+    else if (A == "--min-ms")
+      Ok = Next(O.MinMs);
+    else if (A == "--target-bytes")
+      Ok = Next(O.TargetBytes);
+    else if (A == "--max-footprint")
+      Ok = Next(O.MaxFootprint);
+    else if (A == "--best")
+      O.Best = true;
+    else if (A.starts_with("--"))
+      Ok = false;
+    else
+      O.Positional.push_back(A);
+    if (!Ok)
+      return false;
+  }
+  return !O.Positional.empty() && O.Positional.size() % 2 == 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options O;
+  if (!parseArgs(argc, argv, O)) {
+    std::fprintf(stderr,
+                 "usage: ddtc-pack-bench [--reps N] [--min-ms T] "
+                 "[--target-bytes B] [--max-footprint B] [--best] FILE LIBRARY.so "
+                 "[FILE LIBRARY.so...]\n");
+    return 2;
+  }
+  MPI_Init(&argc, &argv);
+  std::string Missing;
+  std::vector<MPI_Datatype> Handles = makeHandleTable(Missing);
+  MpiBuilder Builder(Handles);
+  std::vector<Row> Rows;
+  for (size_t F = 0; F < O.Positional.size(); F += 2) {
+    TypeContext Ctx;
+    Module M(Ctx);
+    if (Error Err = readAnyDescriptionFile(O.Positional[F], M))
+      fail(Err.message());
+    Library Lib(O.Positional[F + 1]);
+    for (const NamedType &N : M.types()) {
+      Rows.push_back(benchType(N.Name, N.T, Lib, Builder, O));
+      std::fprintf(stderr, "done %s\n", N.Name.c_str());
+    }
+  }
+  printTable(Rows);
+  printSummary(Rows);
+  MPI_Finalize();
+  return 0;
+}
