@@ -1,22 +1,13 @@
 //===- lib/IR/TypemapWalker.cpp - Streaming typemap traversal -------------===//
 //
-// Each node is seen as a sequence of pieces, piece k being `Reps` copies of
-// a child type at byte displacement `Disp` (copy r at Disp + r * extent):
-//
-//   contiguous      1 piece: (old, count, 0)
-//   vector/hvector  count pieces: (old, blocklength, k * stride)
-//   (h)indexed      one piece per block
-//   (h)indexed_block one piece per displacement
-//   struct          one piece per entry, each with its own type
-//   resized, dup    1 piece: (old, 1, 0)
-//   subarray/darray 1 piece: (expansion, 1, 0)
-//   pair types      one piece per component, a basic leaf
-//
-// A piece whose child is dense (its instances tile memory) is emitted as a
+// Each node is seen as a sequence of pieces (ddtc/IR/TypePieces.h), piece
+// k being `Reps` copies of a child type at byte displacement `Disp`. A piece whose child is dense (its instances tile memory) is emitted as a
 // single run; otherwise the walker descends into each copy.
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/IR/TypemapWalker.h"
+
+#include "ddtc/IR/TypePieces.h"
 
 #include <cassert>
 #include <cstring>
@@ -34,81 +25,6 @@ int64_t wrapMul(int64_t A, int64_t B) {
                               static_cast<uint64_t>(B));
 }
 
-struct Piece {
-  const Type *Child; ///< null: a basic leaf of a pair type
-  int64_t Reps;
-  int64_t Disp;
-  PredefinedId Leaf; ///< when Child is null
-};
-
-uint64_t numPieces(const Type *T) {
-  switch (T->getKind()) {
-  case TypeKind::Predefined:
-    return cast<PredefinedType>(T)->getInfo().NumComponents;
-  case TypeKind::Vector:
-  case TypeKind::HVector:
-    return static_cast<uint64_t>(cast<VectorType>(T)->getCount());
-  case TypeKind::Indexed:
-  case TypeKind::HIndexed:
-  case TypeKind::IndexedBlock:
-  case TypeKind::HIndexedBlock:
-  case TypeKind::Struct:
-    return T->getListLength();
-  case TypeKind::Contiguous:
-  case TypeKind::Resized:
-  case TypeKind::Subarray:
-  case TypeKind::Darray:
-  case TypeKind::Dup:
-    return 1;
-  }
-  return 0;
-}
-
-Piece pieceAt(const Type *T, uint64_t K) {
-  switch (T->getKind()) {
-  case TypeKind::Predefined: {
-    const PredefinedComponent &C = cast<PredefinedType>(T)->getInfo().Components[K];
-    return {nullptr, 1, C.Offset, C.Basic};
-  }
-  case TypeKind::Contiguous:
-    return {T->getOldType(), cast<ContiguousType>(T)->getCount(), 0, {}};
-  case TypeKind::Vector:
-  case TypeKind::HVector: {
-    auto *V = cast<VectorType>(T);
-    return {V->getOldType(), V->getBlockLength(),
-            wrapMul(static_cast<int64_t>(K), V->getByteStride()), {}};
-  }
-  case TypeKind::Indexed:
-  case TypeKind::HIndexed: {
-    auto *I = cast<IndexedType>(T);
-    int64_t D = I->getDisplacements()[K];
-    if (!I->isByteDisplacement())
-      D = wrapMul(D, I->getOldType()->extent());
-    return {I->getOldType(), I->getBlockLengths()[K], D, {}};
-  }
-  case TypeKind::IndexedBlock:
-  case TypeKind::HIndexedBlock: {
-    auto *I = cast<IndexedBlockType>(T);
-    int64_t D = I->getDisplacements()[K];
-    if (!I->isByteDisplacement())
-      D = wrapMul(D, I->getOldType()->extent());
-    return {I->getOldType(), I->getBlockLength(), D, {}};
-  }
-  case TypeKind::Struct: {
-    auto *S = cast<StructType>(T);
-    return {S->getTypes()[K], S->getBlockLengths()[K],
-            S->getDisplacements()[K], {}};
-  }
-  case TypeKind::Resized:
-  case TypeKind::Dup:
-    return {T->getOldType(), 1, 0, {}};
-  case TypeKind::Subarray:
-  case TypeKind::Darray:
-    return {T->getExpansion(), 1, 0, {}};
-  }
-  assert(false && "unknown kind");
-  return {};
-}
 
 } // namespace
 
@@ -119,7 +35,7 @@ TypemapWalker::TypemapWalker(const Type *T, uint64_t Count, WalkMode Mode)
 }
 
 void TypemapWalker::push(const Type *T, int64_t Base) {
-  Stack.push_back({T, Base, 0, numPieces(T), 0});
+  Stack.push_back({T, Base, 0, getNumPieces(T), 0});
 }
 
 bool TypemapWalker::step(TypemapRun &Run) {
@@ -129,8 +45,8 @@ bool TypemapWalker::step(TypemapRun &Run) {
       Stack.pop_back();
       continue;
     }
-    Piece P = F.T ? pieceAt(F.T, F.Piece)
-                  : Piece{Root, static_cast<int64_t>(Count), 0, {}};
+    TypePiece P = F.T ? getPiece(F.T, F.Piece)
+                  : TypePiece{Root, static_cast<int64_t>(Count), 0, {}};
     if (!P.Child) {
       Run = {wrapAdd(F.Base, P.Disp), getPredefinedInfo(P.Leaf).Size, P.Leaf};
       ++F.Piece;
