@@ -7,6 +7,11 @@
 #
 #   sh bench/pack-bench.sh BUILD_DIR [ddtc-pack-bench options...]
 #
+# The inputs are the corpus, the seed-000 unit types and bench/transpose.json
+# (transposes, for the cache-blocked kernels). PACK_BENCH_ONLY=PATTERN runs
+# only the inputs whose base name matches the shell pattern, e.g.
+# PACK_BENCH_ONLY='transpose' for the transposes alone.
+#
 # BUILD_DIR holds tools/ddtc/ddtc and bench/ddtc-pack-bench (configured with
 # DDTC_ENABLE_MPI, e.g. cmake -S . -B build-bench -G Ninja
 # -DCMAKE_BUILD_TYPE=Release && ninja -C build-bench ddtc ddtc-pack-bench).
@@ -51,8 +56,10 @@ json.dump({"ddtc": 1, "x-source": "seed 000 unit types (bench/pack-bench.sh)",
 ' > "$out/seed000.json"
 
 args=
-for f in "$corpus"/*.json "$out/seed000.json"; do
+for f in "$corpus"/*.json "$out/seed000.json" "$src/bench/transpose.json"; do
   name=$(basename "$f" .json)
+  # shellcheck disable=SC2254
+  case $name in ${PACK_BENCH_ONLY:-*}) ;; *) continue ;; esac
   "$ddtc" emit "$f" -o "$out/$name"
   g++ -O2 -fPIC -c "$out/$name.cpp" -o "$out/$name.o"
   mpicc.mpich -O2 -fPIC -c "$out/${name}_mpi.c" -o "$out/${name}_mpi.o"

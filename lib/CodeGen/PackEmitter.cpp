@@ -13,7 +13,9 @@
 // Every count, stride, displacement and block size is a literal, so the
 // compiler sees fixed-trip loops and fixed-size memcpy calls, which it
 // turns into register and vector moves. Index lists become static const
-// arrays next to the kernel. A small prelude holds the helpers that split a
+// arrays next to the kernel. A transpose (Kernel::Tile) is copied tile by
+// tile instead of in typemap order; its range function keeps the typemap
+// order, which a byte range follows anyway. A small prelude holds the helpers that split a
 // byte range over a sequence of equally sized (or tabled) elements.
 //
 //===----------------------------------------------------------------------===//
@@ -114,6 +116,7 @@ private:
   void printKernel(const Kernel &K);
   void printTables(const Kernel &K);
   void printCopy(const Kernel &K);
+  void printTiledCopy(const Kernel &K);
   void printRange(const Kernel &K);
   void printSegmentCopy(const Kernel &K, size_t SI);
   void printSegmentRange(const Kernel &K, size_t SI, const std::string &Lo,
@@ -359,12 +362,63 @@ void SourcePrinter::printCopy(const Kernel &K) {
     return;
   }
   case KernelShape::Loops:
+    if (K.tiled()) {
+      printTiledCopy(K);
+      W.close();
+      return;
+    }
     for (size_t SI = 0; SI < K.Segments.size(); ++SI)
       printSegmentCopy(K, SI);
     break;
   }
   W.line("return P;");
   W.close();
+}
+
+void SourcePrinter::printTiledCopy(const Kernel &K) {
+  // Seed 001's cache blocking: in typemap order, a transpose reads (pack)
+  // or writes (unpack) one block per row of a column, each on another
+  // page, and comes back to the same cache lines only a column later, by
+  // when the lines and TLB entries are gone. A tile of TC columns x TR rows
+  // touches TR pages of the strided side and TC of the packed side and
+  // uses every cache line it loads for all of its columns. The packed
+  // position is computed from (c, r), so the bytes land exactly where
+  // typemap order puts them; the blocks are disjoint (planTiling), so the
+  // order of the copies does not show.
+  const Tiling &T = K.Tile;
+  std::string Cols = str(static_cast<int64_t>(T.Columns));
+  std::string Rows = str(static_cast<int64_t>(T.Rows));
+  std::string TC = str(static_cast<int64_t>(T.TileColumns));
+  std::string TR = str(static_cast<int64_t>(T.TileRows));
+  W.line("// transpose: " + Cols + " columns x " + Rows + " rows of " +
+         str(T.BlockBytes) + "-byte blocks, in tiles of " + TC + " x " + TR);
+  // A last partial tile needs a bound; full tiles get a constant trip count
+  // the compiler can unroll.
+  auto Bound = [&](const char *Var, const char *Lo, const std::string &Tile,
+                   const std::string &N, uint64_t Count, uint64_t TileN) {
+    if (Count % TileN == 0)
+      W.line(std::string("const Off ") + Var + " = " + Lo + " + " + Tile + ";");
+    else
+      W.line(std::string("const Off ") + Var + " = std::min<Off>(" + Lo +
+             " + " + Tile + ", " + N + ");");
+  };
+  W.open("for (Off c0 = 0; c0 < " + Cols + "; c0 += " + TC + ") {");
+  Bound("c1", "c0", TC, Cols, T.Columns, T.TileColumns);
+  W.open("for (Off r0 = 0; r0 < " + Rows + "; r0 += " + TR + ") {");
+  Bound("r1", "r0", TR, Rows, T.Rows, T.TileRows);
+  W.open("for (Off c = c0; c < c1; ++c) {");
+  W.open("for (Off r = r0; r < r1; ++r) {");
+  Address A = Address()
+                  .plus(scaled("c", T.ColumnStride))
+                  .plus(scaled("r", T.RowStride))
+                  .plus(T.Offset);
+  W.line(xferFn(T.BlockBytes) + "<Pack>(" + A.print() + ", P + (c * " + Rows +
+         " + r) * " + str(T.BlockBytes) + ", " + str(T.BlockBytes) + ");");
+  W.close();
+  W.close();
+  W.close();
+  W.close();
+  W.line("return P + " + str(static_cast<uint64_t>(K.size())) + ";");
 }
 
 void SourcePrinter::printSegmentCopy(const Kernel &K, size_t SI) {

@@ -9,6 +9,10 @@
 // displacements form an arithmetic progression with one block length, and
 // an index table otherwise.
 //
+// A node whose one segment is a transpose -- copies of a strided child
+// whose columns interleave, each spanning more pages than the TLB holds --
+// also gets a Tiling (planTiling), for the cache-blocked copy of seed 001.
+//
 //===----------------------------------------------------------------------===//
 #include "ddtc/CodeGen/PackPlan.h"
 
@@ -221,6 +225,82 @@ void PackPlan::planLoops(Kernel &K) {
   }
   assert(Packed == static_cast<uint64_t>(T->size()) &&
          "segments must hold the node's data");
+  planTiling(K);
+}
+
+void PackPlan::planTiling(Kernel &K) {
+  // The parent: Co copies of the child at a constant column stride So --
+  // one per element (a vector or hvector with blocklength 1, an index list
+  // in arithmetic progression), or the Reps copies of one element, one
+  // child extent apart (a contiguous of a column resized to interleave, as
+  // normalization writes such a vector). The layout decides, not the kind.
+  if (K.Segments.size() != 1 || Options.TileMinPages == 0)
+    return;
+  const Segment &S = K.Segments[0];
+  if (!S.Strided || !S.uniformReps() || S.DenseChild || !S.ChildKernel)
+    return;
+  uint64_t Co = 0;
+  int64_t So = 0;
+  if (S.Reps == 1 && S.Count >= 2) {
+    Co = S.Count;
+    So = S.Stride;
+  } else if (S.Count == 1 && S.Reps >= 2) {
+    Co = static_cast<uint64_t>(S.Reps);
+    So = S.Child->extent();
+  } else {
+    return;
+  }
+  // The child: Ci blocks of a dense element at a constant row stride Si.
+  const Kernel &CK = *S.ChildKernel;
+  if (CK.Shape != KernelShape::Loops || CK.Segments.size() != 1)
+    return;
+  const Segment &IS = CK.Segments[0];
+  if (!IS.Strided || !IS.uniformReps() || !IS.DenseChild || IS.Count < 2)
+    return;
+  int64_t Si = IS.Stride;
+  int64_t BlockBytes = 0;
+  if (So == INT64_MIN || Si == INT64_MIN ||
+      __builtin_mul_overflow(IS.Reps, IS.Child->size(), &BlockBytes) ||
+      BlockBytes <= 0)
+    return;
+  uint64_t AbsSo = static_cast<uint64_t>(So < 0 ? -So : So);
+  uint64_t AbsSi = static_cast<uint64_t>(Si < 0 ? -Si : Si);
+  uint64_t Bytes = static_cast<uint64_t>(BlockBytes);
+  // The blocks must be pairwise disjoint, so that copying them out of
+  // typemap order is invisible even to unpack (where a self-overlapping
+  // typemap lets later entries win): columns of one row do not overlap
+  // (|So| >= block) and a row's columns fit in one row stride
+  // ((Co - 1) |So| + block <= |Si|). This also makes the columns
+  // interleave: |So| < |Si| <= the true extent of one column.
+  uint64_t RowSpan = 0;
+  if (AbsSo < Bytes ||
+      __builtin_mul_overflow(Co - 1, AbsSo, &RowSpan) ||
+      __builtin_add_overflow(RowSpan, Bytes, &RowSpan) || RowSpan > AbsSi)
+    return;
+  // Pages one column touches: one per block when rows are a page or more
+  // apart, else its span in pages. Below the threshold the column's pages
+  // stay in the TLB across columns and typemap order is as good.
+  uint64_t Page = static_cast<uint64_t>(Options.PageBytes);
+  uint64_t Pages = IS.Count;
+  if (AbsSi < Page) {
+    uint64_t Span = 0;
+    if (__builtin_mul_overflow(IS.Count - 1, AbsSi, &Span) ||
+        __builtin_add_overflow(Span, Bytes, &Span))
+      Pages = UINT64_MAX;
+    else
+      Pages = (Span + Page - 1) / Page;
+  }
+  if (Pages < Options.TileMinPages)
+    return;
+  Tiling &Tl = K.Tile;
+  Tl.Columns = Co;
+  Tl.Rows = IS.Count;
+  Tl.ColumnStride = So;
+  Tl.RowStride = Si;
+  Tl.Offset = S.Disp0 + IS.Disp0 + IS.Child->lb();
+  Tl.BlockBytes = BlockBytes;
+  Tl.TileColumns = std::min<uint64_t>(std::max(Options.TileColumns, 1u), Co);
+  Tl.TileRows = std::min<uint64_t>(std::max(Options.TileRows, 1u), IS.Count);
 }
 
 } // namespace ddtc

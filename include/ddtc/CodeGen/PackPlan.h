@@ -14,6 +14,8 @@
 //          loop (constant count and stride) or an index table, whose
 //          element is a block of copies of a child -- one fixed-size copy if
 //          the child is dense, else a loop calling the child's kernel.
+//          A Loops node that is a transpose (see Tiling) is also given a
+//          tiled loop nest for its copy kernel.
 //
 // resized and dup nodes are transparent (they do not move data), and
 // subarray and darray nodes are planned through their expansion. Kernels
@@ -39,6 +41,22 @@ struct PlanOptions {
   unsigned MaxUnrolledRuns = 16;
   /// Loops and index tables with at most this many elements are unrolled.
   unsigned MaxUnrolledLoop = 8;
+  /// Transposes whose one column (one copy of the child) touches at least
+  /// this many pages are copied tile by tile (seed 001, cache blocking):
+  /// typemap order would touch a new page for every block, more pages per
+  /// column than a TLB holds, and use one block of each cache line per
+  /// column visit.
+  unsigned TileMinPages = 64;
+  int64_t PageBytes = 4096;
+  /// Tile: columns x rows (copies of the parent x blocks of the child).
+  /// 8 rows touch at most 8 pages of the strided side and fit the ways of
+  /// an 8-way L1 even when the rows are a multiple of 4 KiB apart and so
+  /// fall into one cache set; 16 or 32 rows thrash that set (a 512 x 512
+  /// double transpose packed at 7 and 4 GB/s with 16 and 32 rows, 17 with
+  /// 8, docs/performance.md). 64 columns read 64 consecutive blocks of each
+  /// row (whole cache lines) and touch at most 64 pages of the packed side.
+  unsigned TileColumns = 64;
+  unsigned TileRows = 8;
 };
 
 enum class KernelShape { Empty, Block, Runs, Loops };
@@ -78,6 +96,18 @@ struct Segment {
   }
 };
 
+/// A transpose: Columns copies, column c at Offset + c * ColumnStride, each
+/// of Rows blocks of BlockBytes bytes, block r at + r * RowStride. Block
+/// (c, r) is packed at (c * Rows + r) * BlockBytes (typemap order); the
+/// blocks are disjoint, so they may be copied in any order, in unpack too.
+struct Tiling {
+  uint64_t Columns = 0, Rows = 0;
+  int64_t ColumnStride = 0, RowStride = 0;
+  int64_t Offset = 0;
+  int64_t BlockBytes = 0;
+  uint64_t TileColumns = 0, TileRows = 0;
+};
+
 struct Kernel {
   unsigned Id = 0;
   /// The node whose instance the kernel copies (resized, dup, subarray and
@@ -88,7 +118,12 @@ struct Kernel {
   std::vector<ByteBlock> Runs;
   /// Loops: the segments, in typemap order.
   std::vector<Segment> Segments;
+  /// Loops: the node is a transpose, whose copy kernel visits tiles
+  /// (Tile.Columns != 0); its Segments still describe it in typemap order
+  /// (for pack_range).
+  Tiling Tile;
 
+  bool tiled() const { return Tile.Columns != 0; }
   int64_t size() const { return T->size(); }
 };
 
@@ -110,6 +145,7 @@ public:
 
 private:
   void planLoops(Kernel &K);
+  void planTiling(Kernel &K);
 
   PlanOptions Options;
   std::vector<std::unique_ptr<Kernel>> Kernels;
