@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/CodeGen/PackPlan.h"
+#include "ddtc/IR/TypePieces.h"
 
 #include "ddtc/IR/TypemapWalker.h"
 
@@ -52,25 +53,13 @@ const Type *lookThrough(const Type *T) {
 
 namespace {
 
-struct Piece {
-  const Type *Child;
-  int64_t Reps;
-  int64_t Disp;
-};
+using Piece = TypePiece;
 
 /// The pieces of a node of a list kind, in typemap order.
 std::vector<Piece> listPieces(const Type *T) {
   std::vector<Piece> Pieces;
-  bool BlockKind = isa<IndexedBlockType>(T);
-  std::span<const int64_t> Disps = T->getList(BlockKind ? 0 : 1);
-  bool ElementUnits = T->getKind() == TypeKind::Indexed ||
-                      T->getKind() == TypeKind::IndexedBlock;
-  for (size_t I = 0; I < Disps.size(); ++I) {
-    const Type *Child = isa<StructType>(T) ? T->getOperands()[I] : T->getOldType();
-    int64_t Reps = BlockKind ? T->getScalar(0) : T->getList(0)[I];
-    int64_t Disp = ElementUnits ? Disps[I] * Child->extent() : Disps[I];
-    Pieces.push_back({Child, Reps, Disp});
-  }
+  for (uint64_t K = 0, N = getNumPieces(T); K < N; ++K)
+    Pieces.push_back(getPiece(T, K));
   return Pieces;
 }
 
