@@ -31,6 +31,27 @@ CodeWriter &CodeWriter::middle(std::string_view Text) {
   return *this;
 }
 
+void openCHeader(CodeWriter &W, const std::string &Guard,
+                 std::string_view Include) {
+  W.line("#ifndef " + Guard);
+  W.line("#define " + Guard);
+  W.line();
+  W.line("#include " + std::string(Include));
+  W.line();
+  W.line("#ifdef __cplusplus");
+  W.line("extern \"C\" {");
+  W.line("#endif");
+}
+
+void closeCHeader(CodeWriter &W, const std::string &Guard) {
+  W.line();
+  W.line("#ifdef __cplusplus");
+  W.line("} // extern \"C\"");
+  W.line("#endif");
+  W.line();
+  W.line("#endif // " + Guard);
+}
+
 std::string intLiteral(int64_t V) {
   if (V == INT64_MIN)
     return "(-9223372036854775807L - 1)";

@@ -311,23 +311,11 @@ std::string emitMPIHeader(const Module &M, const CodeGenOptions &Options) {
   W.line("// ddtc_NAME_build(&type) creates the type NAME with MPI calls (not");
   W.line("// committed) and returns an MPI error code; the caller commits and");
   W.line("// frees it.");
-  W.line("#ifndef " + Guard);
-  W.line("#define " + Guard);
-  W.line();
-  W.line("#include <mpi.h>");
-  W.line();
-  W.line("#ifdef __cplusplus");
-  W.line("extern \"C\" {");
-  W.line("#endif");
+  openCHeader(W, Guard, "<mpi.h>");
   W.line();
   for (const NamedType &N : M.types())
     W.line("int ddtc_" + N.Name + "_build(MPI_Datatype *newtype);");
-  W.line();
-  W.line("#ifdef __cplusplus");
-  W.line("} // extern \"C\"");
-  W.line("#endif");
-  W.line();
-  W.line("#endif // " + Guard);
+  closeCHeader(W, Guard);
   return W.str();
 }
 

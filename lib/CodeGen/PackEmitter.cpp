@@ -657,14 +657,7 @@ std::string emitPackHeader(const Module &M, const CodeGenOptions &Options) {
   W.line("//   ddtc_NAME_pack_range(inbuf, count, first, last, outbuf)");
   W.line("//       writes bytes [first, last) of the packed stream to outbuf and");
   W.line("//       returns how many (last is clipped to the packed size)");
-  W.line("#ifndef " + Guard);
-  W.line("#define " + Guard);
-  W.line();
-  W.line("#include <stddef.h>");
-  W.line();
-  W.line("#ifdef __cplusplus");
-  W.line("extern \"C\" {");
-  W.line("#endif");
+  openCHeader(W, Guard, "<stddef.h>");
   for (const NamedType &N : M.types()) {
     std::string Fn = "ddtc_" + N.Name;
     W.line();
@@ -678,12 +671,7 @@ std::string emitPackHeader(const Module &M, const CodeGenOptions &Options) {
            "_pack_range(const void *inbuf, size_t count, size_t first, "
            "size_t last, void *outbuf);");
   }
-  W.line();
-  W.line("#ifdef __cplusplus");
-  W.line("} // extern \"C\"");
-  W.line("#endif");
-  W.line();
-  W.line("#endif // " + Guard);
+  closeCHeader(W, Guard);
   return W.str();
 }
 

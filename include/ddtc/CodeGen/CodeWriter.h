@@ -36,6 +36,12 @@ private:
 
 /// V as a C/C++ integer literal of a 64-bit-capable type (INT64_MIN, which
 /// has no literal, as an expression).
+/// The frame of a C header usable from C and C++: the include guard, one
+/// #include and extern "C". The declarations go between the two calls.
+void openCHeader(CodeWriter &W, const std::string &Guard,
+                 std::string_view Include);
+void closeCHeader(CodeWriter &W, const std::string &Guard);
+
 std::string intLiteral(int64_t V);
 
 /// "{a, b, c}", wrapped every 16 values.
