@@ -91,8 +91,7 @@ int runEmit(const EmitOptions &Options) {
       return ExitBadInput;
     }
     PassManager PM;
-    for (std::unique_ptr<Pass> &P : *Pipeline)
-      PM.add(std::move(P));
+    PM.add(std::move(*Pipeline));
     if (Error E = PM.run(M)) {
       reportError(Options.InputPath + ": " + E.message());
       return ExitBadInput;

@@ -98,8 +98,7 @@ int runNormalize(const NormalizeOptions &Options) {
   }
 
   PassManager PM;
-  for (std::unique_ptr<Pass> &P : *Pipeline)
-    PM.add(std::move(P));
+  PM.add(std::move(*Pipeline));
   PM.setVerifyEquivalence(Options.Verify);
   if (Options.PrintAfterAll)
     PM.setAfterPass([](std::string_view Name, const Module &Mod) {

@@ -21,6 +21,10 @@ namespace ddtc {
 class PassManager {
 public:
   void add(std::unique_ptr<Pass> P) { Passes.push_back(std::move(P)); }
+  void add(std::vector<std::unique_ptr<Pass>> Ps) {
+    for (std::unique_ptr<Pass> &P : Ps)
+      add(std::move(P));
+  }
   void setVerifyEquivalence(bool V) { VerifyEquivalence = V; }
   /// Called after each pass with its name (for --print-after-all).
   void setAfterPass(std::function<void(std::string_view, const Module &)> F) {
