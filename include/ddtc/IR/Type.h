@@ -106,7 +106,7 @@ struct TypeLayout {
   uint64_t Elements = 0; ///< typemap entries of basic types
   BlockSummary Blocks;
   unsigned Depth = 0;  ///< constructor nesting; predefined types are 0
-  uint64_t Cost = 0;   ///< description cost (saturating), see docs/design.md
+  uint64_t Cost = 0;   ///< description cost (saturating), docs/normalization.md
   /// Copy operations a pack engine performs for one instance when it
   /// copies a block of a dense oldtype at once and descends otherwise (as
   /// TypemapWalker does before merging runs); saturating. Never below
