@@ -74,13 +74,9 @@ unsigned loopLevels(const Type *T) {
   }
 }
 
-bool isCheaper(const Type *A, const Type *B) {
-  return A->getLayout().isCheaperThan(B->getLayout());
-}
-
 void checkNormalForm(const Type *Given, const Type *Normal,
                      const std::string &NormalText, std::vector<Risk> &Out) {
-  if (!isCheaper(Normal, Given))
+  if (!Normal->isCheaperThan(Given))
     return;
   const TypeLayout &G = Given->getLayout(), &N = Normal->getLayout();
   std::string Gain;

@@ -671,4 +671,25 @@ Expected<const Type *> TypeContext::getDup(const Type *Old) {
   return get(TypeKind::Dup, {}, {Old});
 }
 
+const Type *
+TypeContext::mapOperands(const Type *T,
+                         const std::function<const Type *(const Type *)> &Map) {
+  std::vector<const Type *> Ops;
+  bool Changed = false;
+  for (const Type *Op : T->getOperands()) {
+    Ops.push_back(Map(Op));
+    Changed |= Ops.back() != Op;
+  }
+  if (!Changed)
+    return T;
+  Expected<const Type *> R = get(
+      T->getKind(), std::vector<int64_t>(T->getInts().begin(), T->getInts().end()),
+      std::move(Ops));
+  if (!R) {
+    (void)R.takeError(); // e.g. a merged count overflowing: keep T
+    return T;
+  }
+  return (*R)->hasSameBounds(T) ? *R : T;
+}
+
 } // namespace ddtc

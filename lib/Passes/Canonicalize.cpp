@@ -295,10 +295,6 @@ bool better(const Type *A, const Type *B) {
   return CA < CB || (CA == CB && kindRank(A->getKind()) < kindRank(B->getKind()));
 }
 
-bool sameBounds(const Type *A, const Type *B) {
-  return A->lb() == B->lb() && A->extent() == B->extent();
-}
-
 /// Rewrites at one root are bounded by the strictly decreasing order; this
 /// cap only guards against a broken pattern.
 constexpr unsigned MaxRootRewrites = 64;
@@ -308,13 +304,7 @@ public:
   std::string_view getName() const override { return "canonicalize"; }
   bool run(Module &M) override {
     Canonicalizer C(M.getContext());
-    bool Changed = false;
-    for (NamedType &N : M.types()) {
-      const Type *New = C.canonicalize(N.T);
-      Changed |= New != N.T;
-      N.T = New;
-    }
-    return Changed;
+    return rewriteTypes(M, [&](const Type *T) { return C.canonicalize(T); });
   }
 };
 
@@ -331,21 +321,9 @@ const Type *Canonicalizer::canonicalize(const Type *T) {
   if (!InProgress.insert(T).second)
     return T;
 
-  // Operands first. An equivalent operand can still change the parent's
-  // bounds (alignment feeds struct padding), so keep the rebuilt parent
-  // only if its bounds are the original's.
-  std::vector<const Type *> Ops;
-  bool OpsChanged = false;
-  for (const Type *Op : T->getOperands()) {
-    Ops.push_back(canonicalize(Op));
-    OpsChanged |= Ops.back() != Op;
-  }
-  const Type *Current = T;
-  if (OpsChanged) {
-    const Type *Rebuilt = value(Ctx.get(T->getKind(), toVector(T->getInts()), Ops));
-    if (Rebuilt && sameBounds(Rebuilt, T))
-      Current = Rebuilt;
-  }
+  // Operands first (the parent is kept if they move its bounds).
+  const Type *Current = Ctx.mapOperands(
+      T, [this](const Type *Op) { return canonicalize(Op); });
   const Type *Result = rewriteRoot(Current);
   InProgress.erase(T);
   Memo[T] = Result;
@@ -357,13 +335,13 @@ const Type *Canonicalizer::rewriteRoot(const Type *T) {
     const Type *Next = nullptr;
     for (const RewritePattern &P : Patterns) {
       const Type *Candidate = P.Rewrite(Ctx, T);
-      if (!Candidate || Candidate == T || !sameBounds(Candidate, T))
+      if (!Candidate || Candidate == T || !Candidate->hasSameBounds(T))
         continue;
       // A candidate may be a step towards a simpler form through a costlier
       // one (hindexed_block(1, [0], T) -> hvector(1, ...) -> T): judge it by
       // its own canonical form.
       const Type *Final = canonicalize(Candidate);
-      if (Final != Candidate && sameBounds(Final, T) && better(Final, Candidate))
+      if (Final != Candidate && Final->hasSameBounds(T) && better(Final, Candidate))
         Candidate = Final;
       if (!better(Candidate, T))
         continue;

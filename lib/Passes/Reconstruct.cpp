@@ -255,14 +255,7 @@ Expected<const Type *> PlanBuilder::buildTiled(const Plan &P, int64_t Shift,
   return Ctx.getContiguous(int64_t(P.Reps), *Tile);
 }
 
-bool sameBounds(const Type *A, const Type *B) {
-  return A->lb() == B->lb() && A->extent() == B->extent();
-}
-
 /// The cost model's order: copy operations first, then description size.
-bool isCheaper(const Type *A, const Type *B) {
-  return A->getLayout().isCheaperThan(B->getLayout());
-}
 
 } // namespace
 
@@ -278,7 +271,7 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
   const Type *Best = nullptr;
   for (const Plan &P : recon::planBlocks(*Blocks, Limits)) {
     Expected<const Type *> X = Builder.build(P, Shift);
-    if (X && KeepBounds && !sameBounds(*X, T)) {
+    if (X && KeepBounds && !(*X)->hasSameBounds(T)) {
       X = Ctx.getResized(T->lb(), T->extent(), *X);
       // Copies of a chunk that tile the extent (Tiled, Block, ... of seed
       // 000): the chunk resized to one stride, repeated contiguously.
@@ -287,7 +280,7 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
           !__builtin_mul_overflow(int64_t(P.Reps), P.Stride, &Whole) &&
           Whole == T->extent()) {
         Expected<const Type *> Tiled = Builder.buildTiled(P, Shift, T->lb());
-        if (Tiled && sameBounds(*Tiled, T) && isCheaper(*Tiled, *X))
+        if (Tiled && (*Tiled)->hasSameBounds(T) && (*Tiled)->isCheaperThan(*X))
           X = Tiled;
         else if (!Tiled)
           (void)Tiled.takeError();
@@ -298,29 +291,13 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
       continue;
     }
     // Predicted costs ignore struct padding: judge the built types.
-    if (!Best || isCheaper(*X, Best))
+    if (!Best || (*X)->isCheaperThan(Best))
       Best = *X;
   }
   return Best;
 }
 const Type *Reconstructor::rebuildOperands(const Type *T) {
-  std::vector<const Type *> Ops;
-  bool Changed = false;
-  for (const Type *Op : T->getOperands()) {
-    Ops.push_back(reconstruct(Op));
-    Changed |= Ops.back() != Op;
-  }
-  if (!Changed)
-    return T;
-  Expected<const Type *> R = Ctx.get(
-      T->getKind(), std::vector<int64_t>(T->getInts().begin(), T->getInts().end()),
-      Ops);
-  if (!R) {
-    (void)R.takeError();
-    return T;
-  }
-  // An equivalent operand can still move a struct's padding.
-  return sameBounds(*R, T) ? *R : T;
+  return Ctx.mapOperands(T, [this](const Type *Op) { return reconstruct(Op); });
 }
 
 const Type *Reconstructor::reconstruct(const Type *T) {
@@ -332,7 +309,7 @@ const Type *Reconstructor::reconstruct(const Type *T) {
   R = Canon.canonicalize(R);
   // The planners are exact only within their budgets (and build pair types
   // from their components): never hand back something costlier.
-  if (isCheaper(T, R)) {
+  if (T->isCheaperThan(R)) {
     ++KeptAsGiven;
     R = T;
   }
@@ -359,13 +336,7 @@ public:
   std::string_view getName() const override { return "reconstruct"; }
   bool run(Module &M) override {
     Reconstructor R(M.getContext());
-    bool Changed = false;
-    for (NamedType &N : M.types()) {
-      const Type *New = R.reconstruct(N.T);
-      Changed |= New != N.T;
-      N.T = New;
-    }
-    return Changed;
+    return rewriteTypes(M, [&](const Type *T) { return R.reconstruct(T); });
   }
 };
 

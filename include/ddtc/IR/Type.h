@@ -182,6 +182,13 @@ public:
   int64_t extent() const { return Layout.extent(); }
   int64_t trueLb() const { return Layout.TrueLb; }
   int64_t trueExtent() const { return Layout.trueExtent(); }
+  bool hasSameBounds(const Type *O) const {
+    return lb() == O->lb() && extent() == O->extent();
+  }
+  /// The order of the cost model (TypeLayout::isCheaperThan).
+  bool isCheaperThan(const Type *O) const {
+    return Layout.isCheaperThan(O->Layout);
+  }
 
 protected:
   Type(TypeKind Kind, std::vector<int64_t> Ints,

@@ -14,6 +14,7 @@
 #include "ddtc/IR/Type.h"
 #include "ddtc/Support/Error.h"
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <unordered_set>
@@ -70,6 +71,13 @@ public:
                                    std::span<const int64_t> Psizes,
                                    ArrayOrder Order, const Type *Old);
   Expected<const Type *> getDup(const Type *Old);
+
+  /// T with every operand replaced by Map(operand), where Map keeps types
+  /// equivalent. An equivalent operand can still move the parent's bounds
+  /// (alignment feeds struct padding): T itself is returned then, and when
+  /// nothing changed or the node cannot be built.
+  const Type *mapOperands(const Type *T,
+                          const std::function<const Type *(const Type *)> &Map);
 
   /// Number of distinct nodes created so far.
   size_t getNumNodes() const { return Nodes.size(); }

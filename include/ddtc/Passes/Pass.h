@@ -23,6 +23,17 @@ public:
   virtual bool run(Module &M) = 0;
 };
 
+/// Replaces every named type T of M by Rewrite(T); true if any changed.
+template <class F> bool rewriteTypes(Module &M, F &&Rewrite) {
+  bool Changed = false;
+  for (NamedType &N : M.types()) {
+    const Type *New = Rewrite(N.T);
+    Changed |= New != N.T;
+    N.T = New;
+  }
+  return Changed;
+}
+
 } // namespace ddtc
 
 #endif // DDTC_PASSES_PASS_H
