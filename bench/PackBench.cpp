@@ -508,24 +508,23 @@ int main(int argc, char **argv) {
                  "[FILE LIBRARY.so...]\n");
     return 2;
   }
-  MPI_Init(&argc, &argv);
-  std::string Missing;
-  std::vector<MPI_Datatype> Handles = makeHandleTable(Missing);
-  MpiBuilder Builder(Handles);
-  std::vector<Row> Rows;
-  for (size_t F = 0; F < O.Positional.size(); F += 2) {
-    TypeContext Ctx;
-    Module M(Ctx);
-    if (Error Err = readAnyDescriptionFile(O.Positional[F], M))
-      fail(Err.message());
-    Library Lib(O.Positional[F + 1]);
-    for (const NamedType &N : M.types()) {
-      Rows.push_back(benchType(N.Name, N.T, Lib, Builder, O));
-      std::fprintf(stderr, "done %s\n", N.Name.c_str());
+  return runWithMpi(argc, argv, "ddtc-pack-bench",
+                    [&](const std::vector<MPI_Datatype> &Handles) {
+    MpiBuilder Builder(Handles);
+    std::vector<Row> Rows;
+    for (size_t F = 0; F < O.Positional.size(); F += 2) {
+      TypeContext Ctx;
+      Module M(Ctx);
+      if (Error Err = readAnyDescriptionFile(O.Positional[F], M))
+        fail(Err.message());
+      Library Lib(O.Positional[F + 1]);
+      for (const NamedType &N : M.types()) {
+        Rows.push_back(benchType(N.Name, N.T, Lib, Builder, O));
+        std::fprintf(stderr, "done %s\n", N.Name.c_str());
+      }
     }
-  }
-  printTable(Rows);
-  printSummary(Rows);
-  MPI_Finalize();
-  return 0;
+    printTable(Rows);
+    printSummary(Rows);
+    return 0;
+  });
 }

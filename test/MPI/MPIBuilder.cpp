@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "MPIBuilder.h"
 
+#include <cstdio>
+
 #include "ddtc/IR/Predefined.h"
 #include "ddtc/Support/Casting.h"
 
@@ -73,6 +75,24 @@ const NamedHandle PredefinedHandles[] = {
 };
 
 } // namespace
+
+int runWithMpi(int &Argc, char **&Argv, const char *Tool,
+               const std::function<int(const std::vector<MPI_Datatype> &)> &Body) {
+  MPI_Init(&Argc, &Argv);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  std::string Missing;
+  std::vector<MPI_Datatype> Handles = makeHandleTable(Missing);
+  int Status;
+  if (!Missing.empty()) {
+    std::fprintf(stderr, "%s: no MPI handle for %s\n", Tool, Missing.c_str());
+    Status = 1;
+  } else {
+    Status = Body(Handles);
+  }
+  MPI_Finalize();
+  return Status;
+}
 
 std::vector<MPI_Datatype> makeHandleTable(std::string &Missing) {
   std::vector<MPI_Datatype> Table(NumPredefined, MPI_DATATYPE_NULL);

@@ -14,6 +14,7 @@
 #include <mpi.h>
 
 #include <climits>
+#include <functional>
 #include <map>
 #include <optional>
 #include <span>
@@ -25,6 +26,13 @@ namespace ddtc {
 /// The MPI handle of every predefined type, indexed by PredefinedId; the
 /// names without a handle are listed in Missing.
 std::vector<MPI_Datatype> makeHandleTable(std::string &Missing);
+
+/// Runs Body between MPI_Init and MPI_Finalize, with errors returned
+/// rather than fatal and the handle of every predefined type; a predefined
+/// type the MPI library lacks is an error (status 1) naming Tool. Returns
+/// Body's status.
+int runWithMpi(int &Argc, char **&Argv, const char *Tool,
+               const std::function<int(const std::vector<MPI_Datatype> &)> &Body);
 
 /// MPICH's message for an error code, on one line.
 std::string mpiErrorString(int Code);

@@ -505,20 +505,8 @@ int main(int argc, char **argv) {
     usage();
     return ExitUsage;
   }
-  MPI_Init(&argc, &argv);
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-
-  std::string Missing;
-  std::vector<MPI_Datatype> Handles = makeHandleTable(Missing);
-  int Status;
-  if (!Missing.empty()) {
-    std::fprintf(stderr, "ddtc-oracle: no MPI handle for %s\n",
-                 Missing.c_str());
-    Status = ExitFail;
-  } else {
-    Status = run(O, Handles);
-  }
-  MPI_Finalize();
-  return Status;
+  return runWithMpi(argc, argv, "ddtc-oracle",
+                    [&](const std::vector<MPI_Datatype> &Handles) {
+                      return run(O, Handles);
+                    });
 }

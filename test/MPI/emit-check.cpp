@@ -677,19 +677,8 @@ int main(int argc, char **argv) {
   if (O.WriteRandom)
     return writeRandom(O);
 
-  MPI_Init(&argc, &argv);
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-  std::string Missing;
-  std::vector<MPI_Datatype> Handles = makeHandleTable(Missing);
-  int Status;
-  if (!Missing.empty()) {
-    std::fprintf(stderr, "ddtc-emit-check: no MPI handle for %s\n",
-                 Missing.c_str());
-    Status = ExitFail;
-  } else {
-    Status = run(O, Handles);
-  }
-  MPI_Finalize();
-  return Status;
+  return runWithMpi(argc, argv, "ddtc-emit-check",
+                    [&](const std::vector<MPI_Datatype> &Handles) {
+                      return run(O, Handles);
+                    });
 }

@@ -177,30 +177,11 @@ int usage() {
 
 } // namespace
 
-int main(int argc, char **argv) {
-  uint64_t Random = 0, Seed = 1;
-  RandomTypeOptions RO;
-  std::vector<std::string> Files;
-  for (int I = 1; I < argc; ++I) {
-    std::string A = argv[I];
-    bool HasValue = I + 1 < argc;
-    if (A == "--random" && HasValue)
-      Random = std::strtoull(argv[++I], nullptr, 10);
-    else if (A == "--seed" && HasValue)
-      Seed = std::strtoull(argv[++I], nullptr, 10);
-    else if (A == "--max-depth" && HasValue)
-      RO.MaxDepth = unsigned(std::strtoul(argv[++I], nullptr, 10));
-    else if (!A.empty() && A[0] != '-')
-      Files.push_back(A);
-    else
-      return usage();
-  }
-  if (!Random == Files.empty())
-    return usage();
+namespace {
 
-  MPI_Init(&argc, &argv);
-  std::string Missing;
-  std::vector<MPI_Datatype> Predefined = makeHandleTable(Missing);
+int run(const std::vector<MPI_Datatype> &Predefined, uint64_t Random,
+        uint64_t Seed, const RandomTypeOptions &RO,
+        const std::vector<std::string> &Files) {
   Comparer C(Predefined);
   Tally Tl;
   int Status = 0;
@@ -234,6 +215,34 @@ int main(int argc, char **argv) {
   }
   std::printf("normal-oracle: %u types compared, %u mismatches, %u skipped\n",
               Tl.Compared, Tl.Mismatches, Tl.Skipped);
-  MPI_Finalize();
   return Tl.Mismatches || Status ? 1 : 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  uint64_t Random = 0, Seed = 1;
+  RandomTypeOptions RO;
+  std::vector<std::string> Files;
+  for (int I = 1; I < argc; ++I) {
+    std::string A = argv[I];
+    bool HasValue = I + 1 < argc;
+    if (A == "--random" && HasValue)
+      Random = std::strtoull(argv[++I], nullptr, 10);
+    else if (A == "--seed" && HasValue)
+      Seed = std::strtoull(argv[++I], nullptr, 10);
+    else if (A == "--max-depth" && HasValue)
+      RO.MaxDepth = unsigned(std::strtoul(argv[++I], nullptr, 10));
+    else if (!A.empty() && A[0] != '-')
+      Files.push_back(A);
+    else
+      return usage();
+  }
+  if (!Random == Files.empty())
+    return usage();
+
+  return runWithMpi(argc, argv, "ddtc-normal-oracle",
+                    [&](const std::vector<MPI_Datatype> &Predefined) {
+                      return run(Predefined, Random, Seed, RO, Files);
+                    });
 }
