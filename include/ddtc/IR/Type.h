@@ -13,7 +13,8 @@
 //
 // Every node also carries its TypeLayout, computed once at creation with
 // MPICH's rules: size, bounds, alignment, contiguous blocks, depth and
-// description cost.
+// description cost; and its Fingerprint, a 128-bit structural hash that
+// is the same in every process (generated kernels are keyed by it).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DDTC_IR_TYPE_H
@@ -23,6 +24,7 @@
 #include "ddtc/IR/Predefined.h"
 #include "ddtc/Support/Casting.h"
 
+#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -145,6 +147,23 @@ struct TypeLayout {
 };
 
 //===----------------------------------------------------------------------===//
+// Fingerprint
+//===----------------------------------------------------------------------===//
+
+/// A 128-bit structural hash of a node: a function of its kind, its integer
+/// arguments and its operands' fingerprints only -- no addresses, no enum
+/// positions -- so the same type has the same fingerprint in every process
+/// and every build of ddtc. Kernel libraries are keyed by it (LayoutKey), so
+/// the algorithm (TypeContext.cpp) is pinned by a unit test: changing it
+/// must be deliberate.
+struct Fingerprint {
+  uint64_t Hi = 0;
+  uint64_t Lo = 0;
+
+  friend auto operator<=>(const Fingerprint &, const Fingerprint &) = default;
+};
+
+//===----------------------------------------------------------------------===//
 // Type
 //===----------------------------------------------------------------------===//
 
@@ -161,7 +180,9 @@ public:
   /// Type arguments (oldtype, or the types of a struct).
   std::span<const Type *const> getOperands() const { return Operands; }
   const TypeLayout &getLayout() const { return Layout; }
-  size_t getHash() const { return Hash; }
+  const Fingerprint &getFingerprint() const { return Print; }
+  /// The hash the context uniques nodes by: the fingerprint's low word.
+  size_t getHash() const { return static_cast<size_t>(Print.Lo); }
 
   /// Length of each argument list (0 for kinds without lists).
   size_t getListLength() const;
@@ -192,9 +213,9 @@ public:
 
 protected:
   Type(TypeKind Kind, std::vector<int64_t> Ints,
-       std::vector<const Type *> Operands, size_t Hash)
+       std::vector<const Type *> Operands, Fingerprint Print)
       : Kind(Kind), Ints(std::move(Ints)), Operands(std::move(Operands)),
-        Hash(Hash) {}
+        Print(Print) {}
 
 private:
   friend class TypeContext;
@@ -202,7 +223,7 @@ private:
   TypeKind Kind;
   std::vector<int64_t> Ints;
   std::vector<const Type *> Operands;
-  size_t Hash;
+  Fingerprint Print;
   const Type *Expansion = nullptr;
   TypeLayout Layout;
 };
