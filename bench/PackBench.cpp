@@ -41,7 +41,8 @@
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"
 
-#include "MPIBuilder.h"
+#include "ddtc/MPI/PredefinedHandles.h"
+#include "ddtc/MPI/TypeBuilder.h"
 
 #include <mpi.h>
 

@@ -69,7 +69,9 @@
 #include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/Testing/RandomType.h"
 
-#include "MPIBuilder.h"
+#include "ddtc/MPI/PredefinedHandles.h"
+#include "ddtc/MPI/TypeBuilder.h"
+#include "ddtc/MPI/TypeDecoder.h"
 
 #include <mpi.h>
 
@@ -114,7 +116,7 @@ constexpr uint8_t Filler = 0xEE;
 class Checker {
 public:
   Checker(const std::vector<MPI_Datatype> &Predefined, bool UsePadMask)
-      : Builder(Predefined), UsePadMask(UsePadMask) {}
+      : Predefined(Predefined), Builder(Predefined), UsePadMask(UsePadMask) {}
 
   struct Result {
     std::vector<std::string> Mismatches; ///< empty: agreement
@@ -139,6 +141,12 @@ private:
   /// Marks the packed bytes of Count instances of T that carry no value.
   std::vector<bool> padMask(const Type *T, int64_t Count, size_t Length);
 
+  /// The decoder reads the handle back into a fresh context: it must
+  /// give the type that was built (the runtime's view of a program's type).
+  void compareDecoded(std::vector<std::string> &Out, const std::string &Name,
+                      const Type *T, MPI_Datatype H);
+
+  const std::vector<MPI_Datatype> &Predefined;
   MpiBuilder Builder;
   bool UsePadMask;
 };
@@ -162,6 +170,8 @@ Checker::Result Checker::check(const std::string &Name, const Type *T) {
     return R;
   }
 
+  compareDecoded(Out, Name, T, D);
+
   MPI_Count Size = 0, Lb = 0, Extent = 0, TrueLb = 0, TrueExtent = 0;
   MPI_Type_size_x(D, &Size);
   MPI_Type_get_extent_x(D, &Lb, &Extent);
@@ -181,6 +191,22 @@ Checker::Result Checker::check(const std::string &Name, const Type *T) {
   for (int64_t Count = 1; Count <= 3; ++Count)
     comparePack(Out, Name, T, D, Count);
   return R;
+}
+
+void Checker::compareDecoded(std::vector<std::string> &Out,
+                             const std::string &Name, const Type *T,
+                             MPI_Datatype H) {
+  TypeContext Ctx;
+  TypeDecoder Decoder(Ctx, Predefined);
+  Expected<const Type *> Back = Decoder.decode(H);
+  if (!Back) {
+    Out.push_back("MISMATCH " + Name + ": decode error(" +
+                  Back.takeError().message() + ")");
+    return;
+  }
+  std::string Given = printType(T), Decoded = printType(*Back);
+  if (Given != Decoded)
+    Out.push_back("MISMATCH " + Name + ": decode gives " + Decoded);
 }
 
 void Checker::comparePacksIsolated(Result &R, const std::string &Name,

@@ -56,11 +56,14 @@
 #include "ddtc/Frontend/JSONReader.h"
 #include "ddtc/Frontend/JSONWriter.h"
 #include "ddtc/IR/Module.h"
+#include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/Testing/RandomType.h"
 
-#include "MPIBuilder.h"
+#include "ddtc/MPI/PredefinedHandles.h"
+#include "ddtc/MPI/TypeBuilder.h"
+#include "ddtc/MPI/TypeDecoder.h"
 
 #include <mpi.h>
 
@@ -254,7 +257,7 @@ class Checker {
 public:
   Checker(const std::vector<MPI_Datatype> &Predefined, bool Exact,
           bool StrictBounds, bool BuildOnly)
-      : Builder(Predefined), Guard(Exact ? 0 : 64),
+      : Predefined(Predefined), Builder(Predefined), Guard(Exact ? 0 : 64),
         StrictBounds(StrictBounds), BuildOnly(BuildOnly) {}
 
   struct Result {
@@ -285,6 +288,7 @@ private:
                    const std::vector<bool> &Pad);
   void checkBuild(MPI_Datatype Input);
 
+  const std::vector<MPI_Datatype> &Predefined;
   MpiBuilder Builder;
   size_t Guard;
   bool StrictBounds;
@@ -480,6 +484,17 @@ void Checker::checkBuild(MPI_Datatype Input) {
   MPI_Type_size_x(Built, &Got[0]);
   MPI_Type_get_extent_x(Built, &Got[1], &Got[2]);
   MPI_Type_get_true_extent_x(Built, &Got[3], &Got[4]);
+  if (StrictBounds) {
+    // Code emitted with -O0 builds the type as given, with the classic int
+    // API where the arguments fit: the decoder must read it back exactly
+    // (the `_c` layouts are checked by ddtc-oracle).
+    TypeContext Ctx;
+    Expected<const Type *> Back = TypeDecoder(Ctx, Predefined).decode(Built);
+    if (!Back)
+      mismatch("build: decode error (" + Back.takeError().message() + ")");
+    else if (printType(*Back) != printType(T))
+      mismatch("build: decode gives " + printType(*Back));
+  }
   const char *What[] = {"size", "lb", "extent", "true_lb", "true_extent"};
   bool Same = true;
   for (int I = 0; I < (StrictBounds ? 5 : 3); ++I) {

@@ -1,7 +1,7 @@
 //===- test/MPI/normal-oracle.cpp - Normal forms confirmed by MPICH -------===//
 //
 // Confirms with MPICH that normalization keeps types equivalent: every
-// type and its normal form are built as MPI handles (MPIBuilder) and MPICH
+// type and its normal form are built as MPI handles (ddtc/MPI/TypeBuilder.h) and MPICH
 // must report the same size, lb, extent and true extent, and MPI_Pack must
 // write the same bytes for counts 1 to 3 from the same buffer. This is the
 // independent check of ddtc's own equivalence checker.
@@ -16,7 +16,8 @@
 // 4.0.2 (mayCrashYaksaPack) are counted as skipped.
 //
 //===----------------------------------------------------------------------===//
-#include "MPIBuilder.h"
+#include "ddtc/MPI/PredefinedHandles.h"
+#include "ddtc/MPI/TypeBuilder.h"
 
 #include "ddtc/Frontend/JSONReader.h"
 #include "ddtc/IR/TextForm.h"

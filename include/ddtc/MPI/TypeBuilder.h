@@ -1,15 +1,16 @@
-//===- test/MPI/MPIBuilder.h - ddtc types as MPI handles --------*- C++ -*-===//
+//===- ddtc/MPI/TypeBuilder.h - ddtc types as MPI handles -------*- C++ -*-===//
 //
-// Builds a ddtc type with real MPI constructor calls, for the tests that
-// compare ddtc with MPICH (ddtc-oracle, ddtc-emit-check): the predefined
-// handle of every Predefined.def name, one derived handle per distinct
-// node, and the knowledge of where MPICH 4.0.2's MPI_Pack is known to crash.
+// Builds a ddtc type with real MPI constructor calls: one derived handle
+// per distinct node. Used by the tests that compare ddtc with MPICH, the
+// benchmarks, and the runtime; with the knowledge of where MPICH 4.0.2's
+// MPI_Pack is known to crash.
 //
 //===----------------------------------------------------------------------===//
-#ifndef DDTC_TEST_MPI_MPIBUILDER_H
-#define DDTC_TEST_MPI_MPIBUILDER_H
+#ifndef DDTC_MPI_TYPEBUILDER_H
+#define DDTC_MPI_TYPEBUILDER_H
 
 #include "ddtc/IR/Type.h"
+#include "ddtc/MPI/MPISupport.h"
 
 #include <mpi.h>
 
@@ -22,49 +23,6 @@
 #include <vector>
 
 namespace ddtc {
-
-/// The MPI handle of every predefined type, indexed by PredefinedId; the
-/// names without a handle are listed in Missing.
-std::vector<MPI_Datatype> makeHandleTable(std::string &Missing);
-
-/// Runs Body between MPI_Init and MPI_Finalize, with errors returned
-/// rather than fatal and the handle of every predefined type; a predefined
-/// type the MPI library lacks is an error (status 1) naming Tool. Returns
-/// Body's status.
-int runWithMpi(int &Argc, char **&Argv, const char *Tool,
-               const std::function<int(const std::vector<MPI_Datatype> &)> &Body);
-
-/// MPICH's message for an error code, on one line.
-std::string mpiErrorString(int Code);
-
-/// A datatype handle that frees itself unless it is predefined.
-class Handle {
-public:
-  Handle() = default;
-  Handle(MPI_Datatype H, bool Owned) : H(H), Owned(Owned) {}
-  Handle(const Handle &) = delete;
-  Handle &operator=(const Handle &) = delete;
-  Handle(Handle &&O) noexcept : H(O.H), Owned(O.Owned) { O.Owned = false; }
-  Handle &operator=(Handle &&O) noexcept {
-    reset();
-    H = O.H;
-    Owned = O.Owned;
-    O.Owned = false;
-    return *this;
-  }
-  ~Handle() { reset(); }
-  MPI_Datatype get() const { return H; }
-  void reset() {
-    if (Owned)
-      MPI_Type_free(&H);
-    Owned = false;
-    H = MPI_DATATYPE_NULL;
-  }
-
-private:
-  MPI_Datatype H = MPI_DATATYPE_NULL;
-  bool Owned = false;
-};
 
 class MpiBuilder {
 public:
@@ -116,4 +74,4 @@ bool mayCrashYaksaPack(const Type *T);
 
 } // namespace ddtc
 
-#endif // DDTC_TEST_MPI_MPIBUILDER_H
+#endif // DDTC_MPI_TYPEBUILDER_H

@@ -1,0 +1,64 @@
+//===- ddtc/MPI/TypeDecoder.h - MPI handles as ddtc types -------*- C++ -*-===//
+//
+// The inverse of TypeBuilder: reads a datatype that some program built with
+// MPI calls -- code ddtc never saw -- back into the IR, through
+// MPI_Type_get_envelope_c and MPI_Type_get_contents_c, which return the
+// constructor and the arguments each type was made with (MPI-4 §5.1.13).
+// Every combiner of MPI-4 that the IR has a kind for is decoded, in its
+// classic and its large-count (`_c`) form; the IR then computes bounds,
+// typemap and normal form with MPICH's rules, as for a description file.
+//
+// Calls go to the PMPI_ entry points, so that the decoder works inside the
+// interposition libraries, which wrap the MPI_ names (lib/Runtime).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_MPI_TYPEDECODER_H
+#define DDTC_MPI_TYPEDECODER_H
+
+#include "ddtc/IR/TypeContext.h"
+
+#include <mpi.h>
+
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+namespace ddtc {
+
+class TypeDecoder {
+public:
+  /// Predefined: the handle table of makeHandleTable.
+  TypeDecoder(TypeContext &Ctx, std::span<const MPI_Datatype> Predefined)
+      : Ctx(Ctx), Predefined(Predefined) {}
+
+  /// The IR of H. Fails, with a message naming the combiner or the
+  /// predefined type, for what the IR cannot express: the Fortran 90
+  /// parameterized types (MPI_Type_create_f90_*), predefined types outside
+  /// Predefined.def, and arguments the IR rejects.
+  Expected<const Type *> decode(MPI_Datatype H);
+
+  /// Drops what is cached for H, which the program frees: MPI may give its
+  /// handle to the next type created. decode() caches what it returns by
+  /// handle, so that a type built on an earlier committed one does not
+  /// decode it again; the handles of operands, which MPI_Type_get_contents
+  /// returns and the program may have freed already, are cached only
+  /// within one call.
+  void forget(MPI_Datatype H) { Cache.erase(H); }
+
+private:
+  using Memo = std::unordered_map<MPI_Datatype, const Type *>;
+  Expected<const Type *> decodeAt(MPI_Datatype H, unsigned Depth, Memo &Local);
+  Expected<const Type *> decodeDerived(MPI_Datatype H, unsigned Depth,
+                                       Memo &Local);
+
+  TypeContext &Ctx;
+  std::span<const MPI_Datatype> Predefined;
+  Memo Cache;
+};
+
+/// The name of an MPI_COMBINER_* value ("MPI_COMBINER_VECTOR").
+const char *getCombinerName(int Combiner);
+
+} // namespace ddtc
+
+#endif // DDTC_MPI_TYPEDECODER_H
