@@ -14,6 +14,13 @@ std::string guardName(std::string_view BaseName, std::string_view Suffix) {
   return G;
 }
 
+std::string kernelTableFunction(std::string_view BaseName) {
+  std::string F = "ddtc_kernels_";
+  for (char C : BaseName)
+    F += std::isalnum(static_cast<unsigned char>(C)) ? C : '_';
+  return F;
+}
+
 std::vector<EmittedFile> emitModule(const Module &M,
                                     const CodeGenOptions &Options) {
   return {{".h", emitPackHeader(M, Options)},

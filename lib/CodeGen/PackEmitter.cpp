@@ -23,6 +23,7 @@
 #include "ddtc/CodeGen/Emit.h"
 #include "ddtc/IR/TextForm.h"
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,36 @@ struct Address {
   }
 };
 
+/// Text as a C string literal. Octal escapes for everything but printable
+/// ASCII: they end after three digits, where a hex escape would run on
+/// into a following digit; and '?' escaped, so that no trigraph forms
+/// (-std=c++11 has them).
+std::string stringLiteral(std::string_view Text) {
+  std::string S = "\"";
+  for (char C : Text) {
+    unsigned char U = static_cast<unsigned char>(C);
+    if (C == '"' || C == '\\' || C == '?') {
+      S += '\\';
+      S += C;
+    } else if (U < 0x20 || U >= 0x7f) {
+      char Buf[5];
+      std::snprintf(Buf, sizeof Buf, "\\%03o", U);
+      S += Buf;
+    } else {
+      S += C;
+    }
+  }
+  return S + "\"";
+}
+
+/// V as a 64-bit hex literal of type unsigned long long.
+std::string hexLiteral(uint64_t V) {
+  char Buf[24];
+  std::snprintf(Buf, sizeof Buf, "0x%016llxULL",
+                static_cast<unsigned long long>(V));
+  return Buf;
+}
+
 /// "k * 24", or nothing for a stride of 0.
 std::string scaled(const char *Var, int64_t Stride) {
   return Stride == 0 ? std::string() : std::string(Var) + " * " + str(Stride);
@@ -132,6 +163,7 @@ private:
   void printElementRange(const Segment &S, const Address &A,
                          const std::string &Reps);
   void printEntryPoints(const NamedType &N);
+  void printKernelTable();
 
   /// Address of element Var of segment SI of K.
   Address elementAddress(const Kernel &K, size_t SI, const char *Var) const;
@@ -173,6 +205,7 @@ std::string SourcePrinter::print() {
   W.line("} // namespace");
   for (const NamedType &N : M.types())
     printEntryPoints(N);
+  printKernelTable();
   return W.str();
 }
 
@@ -632,6 +665,96 @@ void SourcePrinter::printEntryPoints(const NamedType &N) {
     W.close("});");
   }
   W.line("return last - first;");
+  W.close();
+}
+
+void SourcePrinter::printKernelTable() {
+  static const char *const ABI[] = {
+      "// The kernel table (docs/emit.md, \"Kernel table\"): every type with data,",
+      "// under its layout key -- the fingerprint of the normal form of the type as",
+      "// described, translated to a true lb of 0. A runtime that finds a committed",
+      "// type's key here packs it with these functions, moved by the difference of",
+      "// the true lbs. The ABI is defined by each generated file, identically, so",
+      "// that generated files need no ddtc header and can share a library.",
+      "#ifndef DDTC_KERNEL_ABI",
+      "#define DDTC_KERNEL_ABI 1",
+      "extern \"C\" {",
+      "struct ddtc_kernel {",
+      "  const char *name;",
+      "  unsigned long long key_hi, key_lo;",
+      "  long long true_lb;",
+      "  unsigned long long size;",
+      "  long long extent;",
+      "  void (*pack)(const void *inbuf, size_t count, void *outbuf);",
+      "  void (*unpack)(const void *inbuf, size_t count, void *outbuf);",
+      "  size_t (*pack_range)(const void *inbuf, size_t count, size_t first, size_t last, void *outbuf);",
+      "};",
+      "struct ddtc_kernel_table {",
+      "  unsigned abi_version;",
+      "  const char *ddtc_version;",
+      "  const char *source;",
+      "  size_t num_kernels;",
+      "  const struct ddtc_kernel *kernels;",
+      "};",
+      "// Defined by the runtime, if it is loaded; null otherwise. Default",
+      "// visibility: a hidden undefined weak symbol would stay null even then.",
+      "void ddtc_rt_register_kernels(const struct ddtc_kernel_table *table)",
+      "    __attribute__((weak, visibility(\"default\")));",
+      "} // extern \"C\"",
+      "#endif // DDTC_KERNEL_ABI",
+  };
+  W.line();
+  for (const char *Line : ABI)
+    W.line(Line);
+
+  std::string Fn = kernelTableFunction(Options.BaseName);
+  std::vector<const NamedType *> Keyed;
+  std::vector<const KernelKey *> Keys;
+  for (size_t I = 0; I < M.types().size(); ++I)
+    if (I < Options.Keys.size() && Options.Keys[I]) {
+      Keyed.push_back(&M.types()[I]);
+      Keys.push_back(&*Options.Keys[I]);
+    }
+
+  W.line();
+  W.line("namespace {");
+  W.line();
+  std::string Entries = Fn + "_entries";
+  if (!Keyed.empty()) {
+    W.open("const ddtc_kernel " + Entries + "[] = {");
+    for (size_t I = 0; I < Keyed.size(); ++I) {
+      const Type *T = Keyed[I]->T;
+      std::string F = "ddtc_" + Keyed[I]->Name;
+      W.line("{" + stringLiteral(Keyed[I]->Name) + ", " +
+             hexLiteral(Keys[I]->Print.Hi) + ", " +
+             hexLiteral(Keys[I]->Print.Lo) + ", " + intLiteral(Keys[I]->TrueLb) +
+             ", " + std::to_string(T->size()) + "ULL, " +
+             intLiteral(T->extent()) + ",");
+      W.line(" " + F + "_pack, " + F + "_unpack, " + F + "_pack_range},");
+    }
+    W.close("};");
+    W.line();
+  }
+  W.open("const ddtc_kernel_table " + Fn + "_table = {");
+  W.line("DDTC_KERNEL_ABI, " + stringLiteral(Options.Version) + ", " +
+         stringLiteral(Options.SourceName) + ",");
+  W.line(std::to_string(Keyed.size()) + ", " +
+         (Keyed.empty() ? std::string("nullptr") : Entries) + ",");
+  W.close("};");
+  W.line();
+  W.line("// Registers the table when the library is loaded (or the program");
+  W.line("// starts), if the runtime is there to take it.");
+  W.open("__attribute__((constructor)) void " + Fn + "_register() {");
+  W.line("if (ddtc_rt_register_kernels)");
+  W.line("  ddtc_rt_register_kernels(&" + Fn + "_table);");
+  W.close();
+  W.line();
+  W.line("} // namespace");
+  W.line();
+  W.line("// The table for tools that load the library without the runtime.");
+  W.open("extern \"C\" __attribute__((visibility(\"default\"))) const "
+         "ddtc_kernel_table *" + Fn + "(void) {");
+  W.line("return &" + Fn + "_table;");
   W.close();
 }
 

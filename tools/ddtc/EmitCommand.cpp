@@ -1,6 +1,7 @@
 //===- tools/ddtc/EmitCommand.cpp - `ddtc emit` ---------------------------===//
 //
-// Reads a description, normalizes it with the default pipeline (unless
+// Reads a description, takes the layout key of every named type as given
+// (for the kernel table), normalizes it with the default pipeline (unless
 // -O0), and writes PREFIX.h, PREFIX.cpp, PREFIX_mpi.h and PREFIX_mpi.c.
 // All four files are first written under temporary names and renamed into
 // place only when every one of them was written, so that bad input or a
@@ -12,6 +13,7 @@
 #include "ddtc/CodeGen/Emit.h"
 #include "ddtc/Frontend/JSONReader.h"
 #include "ddtc/IR/TypeContext.h"
+#include "ddtc/Passes/LayoutKey.h"
 #include "ddtc/Passes/PassManager.h"
 #include "ddtc/Passes/PassRegistry.h"
 
@@ -83,6 +85,20 @@ int runEmit(const EmitOptions &Options) {
     return ExitBadInput;
   }
 
+  // Keys from the types as described, before the pipeline: the runtime
+  // keys the type the program built, which is the input, and a key is the
+  // same for every equivalent description only up to the limits of the
+  // normalizer -- the normal form of the normal form may not be the
+  // normal form of the input.
+  CodeGenOptions CG;
+  Normalizer Norm(Ctx);
+  for (const NamedType &N : M.types()) {
+    std::optional<KernelKey> Key;
+    if (std::optional<LayoutKey> K = computeLayoutKey(Norm, Ctx, N.T))
+      Key = KernelKey{K->Print, K->TrueLb};
+    CG.Keys.push_back(Key);
+  }
+
   if (Options.OptLevel > 0) {
     Expected<std::vector<std::unique_ptr<Pass>>> Pipeline =
         parsePassPipeline(DefaultPipeline);
@@ -98,9 +114,9 @@ int runEmit(const EmitOptions &Options) {
     }
   }
 
-  CodeGenOptions CG;
   CG.BaseName = Base;
   CG.SourceName = baseName(Options.InputPath);
+  CG.Version = DDTC_VERSION;
   if (Error E = writeAll(Options.OutputPrefix, emitModule(M, CG))) {
     reportError(E.message());
     return ExitBadInput;

@@ -6,7 +6,9 @@
 //   PREFIX.h, PREFIX.cpp          ddtc_NAME_packed_size, _pack, _unpack and
 //                                 _pack_range, with C linkage; the
 //                                 implementation needs only the C++
-//                                 standard library
+//                                 standard library. PREFIX.cpp ends with
+//                                 the kernel table, by which a runtime
+//                                 finds the kernels of a loaded library
 //   PREFIX_mpi.h, PREFIX_mpi.c    ddtc_NAME_build, which makes the type
 //                                 with MPI constructor calls
 //
@@ -22,10 +24,20 @@
 #include "ddtc/CodeGen/PackPlan.h"
 #include "ddtc/IR/Module.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace ddtc {
+
+/// The layout key of a named type (ddtc/Passes/LayoutKey.h), as the kernel
+/// table records it. The caller computes it: code generation does not
+/// depend on the passes.
+struct KernelKey {
+  Fingerprint Print;
+  int64_t TrueLb = 0;
+};
 
 struct CodeGenOptions {
   /// The last component of PREFIX: the generated sources include their
@@ -34,6 +46,13 @@ struct CodeGenOptions {
   /// The description the module was read from, named in the banners.
   std::string SourceName;
   PlanOptions Plan;
+  /// The key of each named type of the module as the input gave it (the
+  /// runtime computes keys from the type the program built), by position.
+  /// Types without a key -- size 0, or beyond the end -- are left out of
+  /// the kernel table.
+  std::vector<std::optional<KernelKey>> Keys;
+  /// ddtc's version, recorded in the kernel table.
+  std::string Version;
 };
 
 struct EmittedFile {
@@ -57,6 +76,11 @@ std::vector<EmittedFile> emitModule(const Module &M,
 /// other characters than letters and digits replaced by '_'
 /// ("halo-x", "_H" -> "DDTC_GENERATED_HALO_X_H").
 std::string guardName(std::string_view BaseName, std::string_view Suffix);
+
+/// The function PREFIX.cpp exports its kernel table by: ddtc_kernels_ and
+/// BaseName with other characters than letters, digits and '_' replaced
+/// by '_' ("halo-x" -> "ddtc_kernels_halo_x").
+std::string kernelTableFunction(std::string_view BaseName);
 
 } // namespace ddtc
 
