@@ -18,6 +18,10 @@
 #                                          # in the current binary dir
 #                 [MPI]                    # also compile PREFIX_mpi.c
 #                                          # (ddtc_NAME_build) into <target>
+#                 [SHARED]                 # <target> is a kernel library for
+#                                          # the runtime (DDTC_KERNELS): made
+#                                          # with add_library(SHARED) unless it
+#                                          # exists, and then it must be shared
 #                 [OPTIONS <arg>...]       # more arguments of `ddtc emit`
 #                 [OUT_VAR <var>])         # set <var> to the generated files
 #
@@ -25,8 +29,8 @@
 include_guard(GLOBAL)
 
 function(ddtc_generate Target)
-  cmake_parse_arguments(PARSE_ARGV 1 Arg "MPI" "PREFIX;OUTPUT_DIR;OUT_VAR"
-                        "DESCRIPTIONS;OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 Arg "MPI;SHARED"
+                        "PREFIX;OUTPUT_DIR;OUT_VAR" "DESCRIPTIONS;OPTIONS")
   if(Arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR
       "ddtc_generate: unknown arguments: ${Arg_UNPARSED_ARGUMENTS}")
@@ -36,16 +40,32 @@ function(ddtc_generate Target)
       message(FATAL_ERROR "ddtc_generate: ${Keyword} needs a value")
     endif()
   endforeach()
+  # SHARED makes the kernel library itself (after the checks below), so
+  # that `ddtc_generate(halo_kernels SHARED DESCRIPTIONS trace.json)` is all
+  # it takes; any other target must exist and be one sources can be added to.
+  set(CreateLibrary FALSE)
   if(NOT TARGET ${Target})
-    message(FATAL_ERROR "ddtc_generate: '${Target}' is not a target")
-  endif()
-  get_target_property(TargetType ${Target} TYPE)
-  get_target_property(Aliased ${Target} ALIASED_TARGET)
-  get_target_property(Imported ${Target} IMPORTED)
-  if(Aliased OR Imported OR TargetType STREQUAL "INTERFACE_LIBRARY"
-     OR TargetType STREQUAL "UTILITY")
-    message(FATAL_ERROR "ddtc_generate: '${Target}' must be an executable or "
-      "a library built by this project (it is ${TargetType})")
+    if(NOT Arg_SHARED)
+      message(FATAL_ERROR "ddtc_generate: '${Target}' is not a target")
+    endif()
+    set(CreateLibrary TRUE)
+    set(TargetType SHARED_LIBRARY)
+  else()
+    get_target_property(TargetType ${Target} TYPE)
+    get_target_property(Aliased ${Target} ALIASED_TARGET)
+    get_target_property(Imported ${Target} IMPORTED)
+    if(Aliased OR Imported OR TargetType STREQUAL "INTERFACE_LIBRARY"
+       OR TargetType STREQUAL "UTILITY")
+      message(FATAL_ERROR "ddtc_generate: '${Target}' must be an executable or "
+        "a library built by this project (it is ${TargetType})")
+    endif()
+    # A kernel library is loaded with dlopen: a module does as well.
+    if(Arg_SHARED AND NOT TargetType STREQUAL "SHARED_LIBRARY"
+       AND NOT TargetType STREQUAL "MODULE_LIBRARY")
+      message(FATAL_ERROR "ddtc_generate: SHARED needs a shared library, "
+        "but '${Target}' is a ${TargetType}; drop SHARED, or name a target "
+        "that does not exist yet and ddtc_generate creates the library")
+    endif()
   endif()
   if(NOT Arg_DESCRIPTIONS)
     message(FATAL_ERROR "ddtc_generate: DESCRIPTIONS needs at least one file")
@@ -83,6 +103,17 @@ function(ddtc_generate Target)
   if(NOT TARGET ddtc::ddtc)
     message(FATAL_ERROR "ddtc_generate: no target ddtc::ddtc; call "
       "find_package(ddtc) first")
+  endif()
+
+  if(CreateLibrary)
+    add_library(${Target} SHARED)
+    # The runtime finds the kernels through the table the library registers
+    # and exports (docs/emit.md, "Kernel table"): keep them visible even in
+    # a project that hides symbols by default.
+    set_target_properties(${Target} PROPERTIES
+      POSITION_INDEPENDENT_CODE ON
+      CXX_VISIBILITY_PRESET default
+      C_VISIBILITY_PRESET default)
   endif()
 
   if(DEFINED Arg_OUTPUT_DIR)
