@@ -696,12 +696,13 @@ void SourcePrinter::printKernelTable() {
       "  size_t num_kernels;",
       "  const struct ddtc_kernel *kernels;",
       "};",
-      "// Defined by the runtime, if it is loaded; null otherwise. Default",
-      "// visibility: a hidden undefined weak symbol would stay null even then.",
-      "void ddtc_rt_register_kernels(const struct ddtc_kernel_table *table)",
-      "    __attribute__((weak, visibility(\"default\")));",
       "} // extern \"C\"",
       "#endif // DDTC_KERNEL_ABI",
+      "",
+      "// Defined by the runtime, if it is loaded; null otherwise. Default",
+      "// visibility: a hidden undefined weak symbol would stay null even then.",
+      "extern \"C\" void ddtc_rt_register_kernels(const ddtc_kernel_table *table)",
+      "    __attribute__((weak, visibility(\"default\")));",
   };
   W.line();
   for (const char *Line : ABI)
