@@ -1,0 +1,64 @@
+//===- lib/Runtime/KernelRegistry.h - Loaded kernel tables ------*- C++ -*-===//
+//
+// The kernels the runtime can bind: every table registered by an emitted
+// file, whether it came from a library named in DDTC_KERNELS (registered
+// by the library's constructor while dlopen runs) or was linked into the
+// program (registered before main). Tables from another ABI or another
+// version of ddtc are refused: their keys may mean something else.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_LIB_RUNTIME_KERNELREGISTRY_H
+#define DDTC_LIB_RUNTIME_KERNELREGISTRY_H
+
+#include "ddtc/IR/Type.h"
+#include "ddtc/Runtime/KernelABI.h"
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ddtc {
+
+/// One kernel with the library it came from.
+struct LoadedKernel {
+  const ddtc_kernel *Kernel = nullptr;
+  std::string Library; ///< the file it was loaded from, or "(program)"
+};
+
+class KernelRegistry {
+public:
+  /// The registry of the process (the runtime is one per process).
+  static KernelRegistry &get();
+
+  /// Takes a table from an emitted file; refuses (with a warning) one of
+  /// another ABI or ddtc version.
+  void add(const ddtc_kernel_table *Table);
+
+  /// Loads the kernel libraries of a colon-separated list. A library that
+  /// cannot be loaded or holds no table is a one-line warning on stderr;
+  /// the program runs on without it.
+  void loadLibraries(const std::string &List, int Rank);
+
+  /// The kernel whose key is Print, if any.
+  const LoadedKernel *lookup(const Fingerprint &Print) const;
+
+  /// The libraries loaded and the number of kernels each gave, for the
+  /// report.
+  std::vector<std::pair<std::string, size_t>> getLibraries() const;
+  bool empty() const;
+
+private:
+  mutable std::mutex Lock;
+  std::map<std::pair<uint64_t, uint64_t>, LoadedKernel> Kernels;
+  std::vector<std::pair<std::string, size_t>> Libraries;
+  /// The library being loaded: its constructor registers while dlopen runs.
+  std::string Loading = "(program)";
+  size_t LoadedFromCurrent = 0;
+  int Rank = -1;
+};
+
+} // namespace ddtc
+
+#endif // DDTC_LIB_RUNTIME_KERNELREGISTRY_H

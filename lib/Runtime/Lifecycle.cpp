@@ -1,0 +1,155 @@
+//===- lib/Runtime/Lifecycle.cpp - Start, types, report, finish -----------===//
+//
+// MPI_Init loads the kernel libraries; MPI_Type_commit binds a type to a
+// kernel; MPI_Type_free and MPI_Type_dup keep the bindings in step with
+// the handles; MPI_Finalize settles what is still in flight and writes the
+// report (contracts §5, docs/runtime.md).
+//
+//===----------------------------------------------------------------------===//
+#include "KernelRegistry.h"
+#include "RuntimeState.h"
+
+#include "ddtc/MPI/PredefinedHandles.h"
+#include "ddtc/Runtime/RuntimeSupport.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+#define DDTC_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace ddtc {
+
+RuntimeState &runtime() {
+  static RuntimeState *S = new RuntimeState();
+  return *S;
+}
+
+namespace {
+
+void start() {
+  RuntimeState &R = runtime();
+  PMPI_Comm_rank(MPI_COMM_WORLD, &R.Rank);
+  std::string Missing;
+  R.Predefined = makeHandleTable(Missing);
+  const char *Kernels = std::getenv("DDTC_KERNELS");
+  bool Requested = Kernels && *Kernels;
+  if (Requested)
+    KernelRegistry::get().loadLibraries(Kernels, R.Rank);
+  // The same on every rank of a run: the environment and the program.
+  R.Active = Requested || !KernelRegistry::get().empty();
+}
+
+std::string jsonString(const std::string &S) { return jsonQuote(S); }
+
+std::string report() {
+  RuntimeState &R = runtime();
+  int Size = 0;
+  PMPI_Comm_size(MPI_COMM_WORLD, &Size);
+  std::string J = "{\n";
+  J += "  \"ddtc_rt\": 1,\n";
+  J += "  \"version\": " + jsonString(DDTC_VERSION) + ",\n";
+  J += "  \"rank\": " + std::to_string(R.Rank) + ",\n";
+  J += "  \"size\": " + std::to_string(Size) + ",\n";
+  J += std::string("  \"active\": ") + (R.Active ? "true" : "false") + ",\n";
+  J += "  \"substituted\": " + std::to_string(R.Substituted.load()) + ",\n";
+  J += "  \"passed_through\": " + std::to_string(R.PassedThrough.load()) +
+       ",\n";
+  J += "  \"kernel_libraries\": [";
+  bool First = true;
+  for (const auto &[Path, N] : KernelRegistry::get().getLibraries()) {
+    J += std::string(First ? "\n" : ",\n") + "    {\"path\": " +
+         jsonString(Path) + ", \"kernels\": " + std::to_string(N) + "}";
+    First = false;
+  }
+  J += First ? "],\n" : "\n  ],\n";
+  J += "  \"types\": [";
+  First = true;
+  for (const TypeStats *S : R.Bindings.stats()) {
+    J += std::string(First ? "\n" : ",\n") + "    {\"name\": " +
+         jsonString(S->Name);
+    if (!S->Key.empty())
+      J += ", \"key\": " + jsonString(S->Key);
+    J += ", \"commits\": " + std::to_string(S->Commits.load());
+    if (!S->Kernel.empty()) {
+      J += ", \"kernel\": " + jsonString(S->Kernel) +
+           ", \"library\": " + jsonString(S->Library) +
+           ", \"offset\": " + std::to_string(S->Offset);
+    } else {
+      J += ", \"kernel\": null, \"reason\": " + jsonString(S->Reason);
+    }
+    J += ", \"substituted\": " + std::to_string(S->SubstitutedCalls.load()) +
+         ", \"bytes\": " + std::to_string(S->SubstitutedBytes.load()) +
+         ", \"passed_through\": " + std::to_string(S->PassedCalls.load()) +
+         "}";
+    First = false;
+  }
+  J += First ? "]\n" : "\n  ]\n";
+  J += "}\n";
+  return J;
+}
+
+void finish() {
+  RuntimeState &R = runtime();
+  R.Requests.settleOrphans(/*Wait=*/true);
+  const char *Pattern = std::getenv("DDTC_RT_REPORT");
+  if (!Pattern || !*Pattern)
+    return;
+  std::string Path = expandPattern(Pattern, R.Rank, static_cast<long>(getpid()));
+  std::string Err;
+  if (!writeFileAtomically(Path, report(), Err))
+    std::fprintf(stderr, "ddtc-rt: [rank %d] warning: %s\n", R.Rank,
+                 Err.c_str());
+}
+
+} // namespace
+
+} // namespace ddtc
+
+using namespace ddtc;
+
+DDTC_EXPORT int MPI_Init(int *argc, char ***argv) {
+  int Rc = PMPI_Init(argc, argv);
+  if (Rc == MPI_SUCCESS)
+    start();
+  return Rc;
+}
+
+DDTC_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required,
+                                int *provided) {
+  int Rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (Rc == MPI_SUCCESS)
+    start();
+  return Rc;
+}
+
+DDTC_EXPORT int MPI_Finalize(void) {
+  finish();
+  return PMPI_Finalize();
+}
+
+DDTC_EXPORT int MPI_Type_commit(MPI_Datatype *datatype) {
+  int Rc = PMPI_Type_commit(datatype);
+  RuntimeState &R = runtime();
+  if (Rc == MPI_SUCCESS && R.Active.load(std::memory_order_relaxed))
+    R.Bindings.bind(*datatype, R.Predefined);
+  return Rc;
+}
+
+DDTC_EXPORT int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) {
+  int Rc = PMPI_Type_dup(oldtype, newtype);
+  // A duplicate of a committed type is committed (MPI-4 §5.1.10), and may
+  // be used without MPI_Type_commit.
+  RuntimeState &R = runtime();
+  if (Rc == MPI_SUCCESS && R.Active.load(std::memory_order_relaxed) &&
+      R.Bindings.lookup(oldtype))
+    R.Bindings.bind(*newtype, R.Predefined);
+  return Rc;
+}
+
+DDTC_EXPORT int MPI_Type_free(MPI_Datatype *datatype) {
+  // Before MPI frees it: MPI may give the handle to the next type.
+  runtime().Bindings.release(*datatype);
+  return PMPI_Type_free(datatype);
+}

@@ -1,0 +1,84 @@
+//===- lib/Runtime/PendingRequests.cpp - Non-blocking calls in flight -----===//
+#include "PendingRequests.h"
+
+#include "BufferPool.h"
+#include "Packing.h"
+
+namespace ddtc {
+
+void PendingRequests::add(MPI_Request R, Pending P) {
+  std::lock_guard<std::mutex> G(Lock);
+  Table[R] = std::move(P);
+  Size.store(Table.size() + Orphans.size(), std::memory_order_relaxed);
+}
+
+std::optional<Pending> PendingRequests::find(MPI_Request R) const {
+  if (empty() || R == MPI_REQUEST_NULL)
+    return std::nullopt;
+  std::lock_guard<std::mutex> G(Lock);
+  auto It = Table.find(R);
+  if (It == Table.end())
+    return std::nullopt;
+  return It->second;
+}
+
+void PendingRequests::complete(const Pending &P, const MPI_Status &Status,
+                               int Rc) {
+  if (P.IsReceive && Rc == MPI_SUCCESS && Status.MPI_ERROR == MPI_SUCCESS) {
+    int Cancelled = 0;
+    PMPI_Test_cancelled(&Status, &Cancelled);
+    MPI_Count Bytes = 0;
+    PMPI_Get_count_c(&Status, MPI_PACKED, &Bytes);
+    // Only bound types are pending, so the kernel (or the IR, for a
+    // message that ends inside an instance) does the unpacking.
+    if (!Cancelled && Bytes != MPI_UNDEFINED)
+      unpackAny(P.B.get(), MPI_DATATYPE_NULL, P.Packed, Bytes, P.UserBuffer,
+                P.Count, MPI_COMM_SELF);
+  }
+  BufferPool::get().release(P.Packed, P.Bytes);
+}
+
+void PendingRequests::finish(MPI_Request R, const Pending &P,
+                             const MPI_Status &Status, int Rc) {
+  {
+    std::lock_guard<std::mutex> G(Lock);
+    Table.erase(R);
+    Size.store(Table.size() + Orphans.size(), std::memory_order_relaxed);
+  }
+  complete(P, Status, Rc);
+}
+
+void PendingRequests::orphan(MPI_Request R, Pending P) {
+  std::lock_guard<std::mutex> G(Lock);
+  Table.erase(R);
+  Orphans.emplace_back(R, std::move(P));
+  Size.store(Table.size() + Orphans.size(), std::memory_order_relaxed);
+}
+
+void PendingRequests::settleOrphans(bool Wait) {
+  std::vector<std::pair<Pending, MPI_Status>> Done;
+  {
+    std::lock_guard<std::mutex> G(Lock);
+    for (size_t I = 0; I < Orphans.size();) {
+      int Flag = 1;
+      MPI_Status Status;
+      Status.MPI_ERROR = MPI_SUCCESS;
+      if (Wait)
+        PMPI_Wait(&Orphans[I].first, &Status);
+      else
+        PMPI_Test(&Orphans[I].first, &Flag, &Status);
+      if (!Flag) {
+        ++I;
+        continue;
+      }
+      Done.emplace_back(std::move(Orphans[I].second), Status);
+      Orphans[I] = std::move(Orphans.back());
+      Orphans.pop_back();
+    }
+    Size.store(Table.size() + Orphans.size(), std::memory_order_relaxed);
+  }
+  for (const auto &[P, Status] : Done)
+    complete(P, Status, MPI_SUCCESS);
+}
+
+} // namespace ddtc

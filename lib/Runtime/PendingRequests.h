@@ -1,0 +1,72 @@
+//===- lib/Runtime/PendingRequests.h - Non-blocking calls in flight -*- C++ -*-===//
+//
+// A substituted MPI_Isend owns its packed buffer until the send completes;
+// a substituted MPI_Irecv receives into a packed buffer and unpacks it into
+// the program's buffer at completion. The table maps the MPI request to
+// that state; every MPI_Wait*/MPI_Test* looks its requests up here (a
+// single atomic load when nothing is pending). A request the program frees
+// with MPI_Request_free becomes an orphan: the runtime keeps the MPI
+// request, tests it on later calls and waits for it at MPI_Finalize, so
+// that the packed buffer is neither leaked nor freed under a send in
+// progress, and a receive still lands in the program's buffer.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_LIB_RUNTIME_PENDINGREQUESTS_H
+#define DDTC_LIB_RUNTIME_PENDINGREQUESTS_H
+
+#include "TypeBinding.h"
+
+#include <mpi.h>
+
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+namespace ddtc {
+
+struct Pending {
+  bool IsReceive = false;
+  char *Packed = nullptr; ///< the pooled buffer
+  size_t Bytes = 0;       ///< its size
+  void *UserBuffer = nullptr;
+  MPI_Count Count = 0;
+  BindingRef B;
+};
+
+class PendingRequests {
+public:
+  void add(MPI_Request R, Pending P);
+  /// The state of R, if it is a substituted request (a copy: it stays in
+  /// the table until finish()).
+  std::optional<Pending> find(MPI_Request R) const;
+  /// Completes a substituted request whose MPI request finished with
+  /// Status (Rc its return code): unpacks a receive, frees the buffer.
+  void finish(MPI_Request R, const Pending &P, const MPI_Status &Status,
+              int Rc);
+  /// Nothing pending at all: the completion wrappers go straight to MPI.
+  bool empty() const { return Size.load(std::memory_order_relaxed) == 0; }
+
+  /// MPI_Request_free of a substituted request.
+  void orphan(MPI_Request R, Pending P);
+  /// Tests the orphans and finishes those that completed (Wait: waits for
+  /// every one, at MPI_Finalize).
+  void settleOrphans(bool Wait);
+  bool hasOrphans() const {
+    std::lock_guard<std::mutex> G(Lock);
+    return !Orphans.empty();
+  }
+
+private:
+  static void complete(const Pending &P, const MPI_Status &Status, int Rc);
+
+  mutable std::mutex Lock;
+  std::unordered_map<MPI_Request, Pending> Table;
+  std::vector<std::pair<MPI_Request, Pending>> Orphans;
+  std::atomic<size_t> Size{0};
+};
+
+} // namespace ddtc
+
+#endif // DDTC_LIB_RUNTIME_PENDINGREQUESTS_H

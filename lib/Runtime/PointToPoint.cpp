@@ -1,0 +1,233 @@
+//===- lib/Runtime/PointToPoint.cpp - Substituted sends and receives ------===//
+//
+// A send on a bound type packs with the kernel into a pooled buffer and
+// sends the packed bytes as MPI_PACKED; a receive receives MPI_PACKED bytes
+// and unpacks them. MPI_PACKED on one side matches any type of the same
+// signature on the other (MPI-4 §5.2), so a substituting rank talks to a
+// plain one in both directions. The status the program sees counts bytes,
+// as MPICH's own does, so MPI_Get_count and MPI_Get_elements with the
+// program's type give the same answers.
+//
+// The packed calls use the `_c` entry points: count * size may exceed an
+// int where count does not.
+//
+//===----------------------------------------------------------------------===//
+#include "BufferPool.h"
+#include "Packing.h"
+#include "RuntimeState.h"
+
+#define DDTC_EXPORT extern "C" __attribute__((visibility("default")))
+
+using namespace ddtc;
+
+namespace {
+
+/// A blocking send of any kind (MPI_Send, MPI_Ssend): Send takes the
+/// buffer, count and type to give MPI.
+template <typename SendFn>
+int sendPacked(const void *Buf, int Count, MPI_Datatype T, SendFn Send) {
+  RuntimeState &R = runtime();
+  BindingRef B = R.substitutable(T, Count);
+  if (!B)
+    return Send(Buf, Count, T);
+  uint64_t Bytes = Count * B->Size;
+  PooledBuffer Packed(Bytes);
+  if (!Packed.data())
+    return Send(Buf, Count, T);
+  B->Kernel->pack(B->kernelBuffer(Buf), Count, Packed.data());
+  R.noteSubstituted(*B, Bytes);
+  return Send(Packed.data(), static_cast<MPI_Count>(Bytes), MPI_PACKED);
+}
+
+/// Starts a non-blocking send or receive of a bound type, recording it so
+/// that its completion frees (and for a receive, first unpacks) the buffer.
+template <typename StartFn>
+int startPacked(const void *Buf, int Count, MPI_Datatype T, bool IsReceive,
+                MPI_Request *Request, StartFn Start) {
+  RuntimeState &R = runtime();
+  if (R.Requests.hasOrphans())
+    R.Requests.settleOrphans(/*Wait=*/false);
+  BindingRef B = R.substitutable(T, Count);
+  if (!B)
+    return Start(Buf, Count, T);
+  uint64_t Bytes = Count * B->Size;
+  char *Packed = static_cast<char *>(BufferPool::get().acquire(Bytes));
+  if (!Packed)
+    return Start(Buf, Count, T);
+  if (!IsReceive)
+    B->Kernel->pack(B->kernelBuffer(Buf), Count, Packed);
+  int Rc = Start(Packed, static_cast<MPI_Count>(Bytes), MPI_PACKED);
+  if (Rc != MPI_SUCCESS) {
+    BufferPool::get().release(Packed, Bytes);
+    return Rc;
+  }
+  R.noteSubstituted(*B, Bytes);
+  R.Requests.add(*Request, Pending{IsReceive, Packed, Bytes,
+                                   const_cast<void *>(Buf), Count, B});
+  return Rc;
+}
+
+} // namespace
+
+DDTC_EXPORT int MPI_Send(const void *buf, int count, MPI_Datatype datatype,
+                         int dest, int tag, MPI_Comm comm) {
+  return sendPacked(buf, count, datatype,
+                    [&](const void *B, MPI_Count N, MPI_Datatype T) {
+                      return PMPI_Send_c(B, N, T, dest, tag, comm);
+                    });
+}
+
+DDTC_EXPORT int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype,
+                          int dest, int tag, MPI_Comm comm) {
+  return sendPacked(buf, count, datatype,
+                    [&](const void *B, MPI_Count N, MPI_Datatype T) {
+                      return PMPI_Ssend_c(B, N, T, dest, tag, comm);
+                    });
+}
+
+DDTC_EXPORT int MPI_Isend(const void *buf, int count, MPI_Datatype datatype,
+                          int dest, int tag, MPI_Comm comm,
+                          MPI_Request *request) {
+  return startPacked(buf, count, datatype, /*IsReceive=*/false, request,
+                     [&](const void *B, MPI_Count N, MPI_Datatype T) {
+                       return PMPI_Isend_c(B, N, T, dest, tag, comm, request);
+                     });
+}
+
+DDTC_EXPORT int MPI_Issend(const void *buf, int count, MPI_Datatype datatype,
+                           int dest, int tag, MPI_Comm comm,
+                           MPI_Request *request) {
+  return startPacked(buf, count, datatype, /*IsReceive=*/false, request,
+                     [&](const void *B, MPI_Count N, MPI_Datatype T) {
+                       return PMPI_Issend_c(B, N, T, dest, tag, comm, request);
+                     });
+}
+
+DDTC_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype,
+                          int source, int tag, MPI_Comm comm,
+                          MPI_Request *request) {
+  return startPacked(buf, count, datatype, /*IsReceive=*/true, request,
+                     [&](const void *B, MPI_Count N, MPI_Datatype T) {
+                       return PMPI_Irecv_c(const_cast<void *>(B), N, T, source,
+                                           tag, comm, request);
+                     });
+}
+
+DDTC_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype,
+                         int source, int tag, MPI_Comm comm,
+                         MPI_Status *status) {
+  RuntimeState &R = runtime();
+  BindingRef B = R.substitutable(datatype, count);
+  if (!B)
+    return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+  uint64_t Bytes = count * B->Size;
+  PooledBuffer Packed(Bytes);
+  if (!Packed.data())
+    return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+  MPI_Status Local;
+  MPI_Status *St = status == MPI_STATUS_IGNORE ? &Local : status;
+  int Rc = PMPI_Recv_c(Packed.data(), static_cast<MPI_Count>(Bytes),
+                       MPI_PACKED, source, tag, comm, St);
+  if (Rc == MPI_SUCCESS) {
+    MPI_Count Got = 0;
+    PMPI_Get_count_c(St, MPI_PACKED, &Got);
+    unpackAny(B.get(), datatype, Packed.data(), Got, buf, count, comm);
+    R.noteSubstituted(*B, static_cast<uint64_t>(Got));
+  }
+  return Rc;
+}
+
+DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, int dest, int sendtag,
+                             void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, int source, int recvtag,
+                             MPI_Comm comm, MPI_Status *status) {
+  RuntimeState &R = runtime();
+  BindingRef SB = R.substitutable(sendtype, sendcount);
+  BindingRef RB = R.substitutable(recvtype, recvcount);
+  if (!SB && !RB)
+    return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                         recvcount, recvtype, source, recvtag, comm, status);
+  uint64_t SendBytes = SB ? sendcount * SB->Size : 0;
+  uint64_t RecvBytes = RB ? recvcount * RB->Size : 0;
+  PooledBuffer SendPacked(SendBytes), RecvPacked(RecvBytes);
+  const void *SBuf = sendbuf;
+  MPI_Count SCount = sendcount;
+  MPI_Datatype SType = sendtype;
+  if (SB) {
+    SB->Kernel->pack(SB->kernelBuffer(sendbuf), sendcount, SendPacked.data());
+    SBuf = SendPacked.data();
+    SCount = static_cast<MPI_Count>(SendBytes);
+    SType = MPI_PACKED;
+  }
+  void *RBuf = RB ? RecvPacked.data() : recvbuf;
+  MPI_Count RCount = RB ? static_cast<MPI_Count>(RecvBytes) : recvcount;
+  MPI_Datatype RType = RB ? MPI_PACKED : recvtype;
+  MPI_Status Local;
+  MPI_Status *St = status == MPI_STATUS_IGNORE ? &Local : status;
+  int Rc = PMPI_Sendrecv_c(SBuf, SCount, SType, dest, sendtag, RBuf, RCount,
+                           RType, source, recvtag, comm, St);
+  if (SB)
+    R.noteSubstituted(*SB, SendBytes);
+  if (RB && Rc == MPI_SUCCESS) {
+    MPI_Count Got = 0;
+    PMPI_Get_count_c(St, MPI_PACKED, &Got);
+    unpackAny(RB.get(), recvtype, RecvPacked.data(), Got, recvbuf, recvcount,
+              comm);
+    R.noteSubstituted(*RB, static_cast<uint64_t>(Got));
+  }
+  return Rc;
+}
+
+//===----------------------------------------------------------------------===//
+// MPI_Pack, MPI_Unpack, MPI_Pack_size
+//===----------------------------------------------------------------------===//
+
+DDTC_EXPORT int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
+                         void *outbuf, int outsize, int *position,
+                         MPI_Comm comm) {
+  RuntimeState &R = runtime();
+  BindingRef B = R.substitutable(datatype, incount);
+  uint64_t Bytes = B ? incount * B->Size : 0;
+  // Out of room: MPI reports the error as it would without the runtime.
+  if (!B || *position < 0 ||
+      static_cast<uint64_t>(*position) + Bytes > static_cast<uint64_t>(outsize))
+    return PMPI_Pack(inbuf, incount, datatype, outbuf, outsize, position,
+                     comm);
+  B->Kernel->pack(B->kernelBuffer(inbuf), incount,
+                  static_cast<char *>(outbuf) + *position);
+  *position += static_cast<int>(Bytes);
+  R.noteSubstituted(*B, Bytes);
+  return MPI_SUCCESS;
+}
+
+DDTC_EXPORT int MPI_Unpack(const void *inbuf, int insize, int *position,
+                           void *outbuf, int outcount, MPI_Datatype datatype,
+                           MPI_Comm comm) {
+  RuntimeState &R = runtime();
+  BindingRef B = R.substitutable(datatype, outcount);
+  uint64_t Bytes = B ? outcount * B->Size : 0;
+  if (!B || *position < 0 ||
+      static_cast<uint64_t>(*position) + Bytes > static_cast<uint64_t>(insize))
+    return PMPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype,
+                       comm);
+  B->Kernel->unpack(static_cast<const char *>(inbuf) + *position, outcount,
+                    B->kernelBuffer(outbuf));
+  *position += static_cast<int>(Bytes);
+  R.noteSubstituted(*B, Bytes);
+  return MPI_SUCCESS;
+}
+
+DDTC_EXPORT int MPI_Pack_size(int incount, MPI_Datatype datatype,
+                              MPI_Comm comm, int *size) {
+  // The packed size of a bound type is count * MPI_Type_size, what the
+  // kernels write; MPI's answer is an upper bound that may be larger.
+  BindingRef B = runtime().Active.load(std::memory_order_relaxed)
+                     ? runtime().Bindings.lookup(datatype)
+                     : nullptr;
+  if (!B || !B->Kernel || incount < 0 ||
+      static_cast<uint64_t>(incount) * B->Size > INT32_MAX)
+    return PMPI_Pack_size(incount, datatype, comm, size);
+  *size = static_cast<int>(incount * B->Size);
+  return MPI_SUCCESS;
+}

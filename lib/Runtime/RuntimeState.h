@@ -1,0 +1,64 @@
+//===- lib/Runtime/RuntimeState.h - The substituting runtime's state -*- C++ -*-===//
+//
+// One per process: whether substitution is on, the bindings of committed
+// types, the non-blocking calls in flight and the counts of the report.
+// Substitution is on from MPI_Init when DDTC_KERNELS is set or the program
+// carries kernels of its own, which is the same on every rank of a run --
+// the collectives depend on that (Collectives.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_LIB_RUNTIME_RUNTIMESTATE_H
+#define DDTC_LIB_RUNTIME_RUNTIMESTATE_H
+
+#include "PendingRequests.h"
+#include "TypeBinding.h"
+
+#include <mpi.h>
+
+#include <atomic>
+#include <vector>
+
+namespace ddtc {
+
+struct RuntimeState {
+  std::atomic<bool> Active{false};
+  int Rank = -1;
+  std::vector<MPI_Datatype> Predefined;
+  BindingTable Bindings;
+  PendingRequests Requests;
+  std::atomic<uint64_t> Substituted{0};
+  std::atomic<uint64_t> PassedThrough{0};
+
+  /// The binding of T for a call on Count instances, if the call is to be
+  /// substituted: substitution is on and T has a kernel. A derived type
+  /// without one counts the call as passed through.
+  BindingRef substitutable(MPI_Datatype T, MPI_Count Count) {
+    if (!Active.load(std::memory_order_relaxed))
+      return nullptr;
+    BindingRef B = Bindings.lookup(T);
+    if (!B)
+      return nullptr;
+    if (!B->Kernel || Count <= 0) {
+      notePassed(*B);
+      return nullptr;
+    }
+    return B;
+  }
+  void noteSubstituted(const Binding &B, uint64_t Bytes) {
+    Substituted.fetch_add(1, std::memory_order_relaxed);
+    B.Stats->SubstitutedCalls.fetch_add(1, std::memory_order_relaxed);
+    B.Stats->SubstitutedBytes.fetch_add(Bytes, std::memory_order_relaxed);
+  }
+  void notePassed(const Binding &B) {
+    PassedThrough.fetch_add(1, std::memory_order_relaxed);
+    B.Stats->PassedCalls.fetch_add(1, std::memory_order_relaxed);
+  }
+};
+
+/// The process's runtime state (never destroyed: MPI calls may come from
+/// atexit handlers).
+RuntimeState &runtime();
+
+} // namespace ddtc
+
+#endif // DDTC_LIB_RUNTIME_RUNTIMESTATE_H

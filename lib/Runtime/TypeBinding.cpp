@@ -1,0 +1,132 @@
+//===- lib/Runtime/TypeBinding.cpp - Committed types and their kernels ----===//
+#include "TypeBinding.h"
+
+#include "ddtc/MPI/PredefinedHandles.h"
+#include "ddtc/MPI/TypeDecoder.h"
+#include "ddtc/Passes/LayoutKey.h"
+#include "ddtc/Passes/Normalizer.h"
+
+#include <exception>
+
+namespace ddtc {
+
+namespace {
+
+/// Types with more contiguous blocks are not normalized at commit: the
+/// reconstruction is near-linear, but a commit should not take seconds.
+/// They pass through, and the report says why.
+constexpr uint64_t MaxBindBlocks = uint64_t(1) << 20;
+
+std::string typeName(MPI_Datatype H) {
+  char Name[MPI_MAX_OBJECT_NAME] = {};
+  int Len = 0;
+  if (PMPI_Type_get_name(H, Name, &Len) != MPI_SUCCESS)
+    return {};
+  return std::string(Name, static_cast<size_t>(Len));
+}
+
+/// Finds the kernel of B's decoded type, or says in B.Reason why not.
+void findKernel(Binding &B, std::string &Key, const LoadedKernel *&Found,
+                std::string &Reason) {
+  const Type *T = B.T;
+  if (T->size() == 0) {
+    Reason = "no data to pack";
+    return;
+  }
+  if (T->getLayout().Blocks.Count > MaxBindBlocks) {
+    Reason = std::to_string(T->getLayout().Blocks.Count) +
+             " contiguous blocks, more than the " +
+             std::to_string(MaxBindBlocks) +
+             " the runtime normalizes at commit";
+    return;
+  }
+  Normalizer N(*B.Ctx);
+  std::optional<LayoutKey> K = computeLayoutKey(N, *B.Ctx, T);
+  if (!K) {
+    Reason = "no layout key: its displacements overflow when translated";
+    return;
+  }
+  Key = formatKey(K->Print);
+  const LoadedKernel *L = KernelRegistry::get().lookup(K->Print);
+  if (!L) {
+    Reason = "no kernel for this layout";
+    return;
+  }
+  // Keys are 128-bit fingerprints; size and extent guard the improbable
+  // collision, which would otherwise corrupt data.
+  if (L->Kernel->size != static_cast<uint64_t>(T->size()) ||
+      L->Kernel->extent != T->extent()) {
+    Reason = "the kernel with this key has another size or extent";
+    return;
+  }
+  B.Kernel = L->Kernel;
+  B.Offset = K->TrueLb - L->Kernel->true_lb;
+  Found = L;
+}
+
+} // namespace
+
+void BindingTable::bind(MPI_Datatype H,
+                        std::span<const MPI_Datatype> Predefined) {
+  if (lookupPredefinedHandle(Predefined, H))
+    return;
+  auto B = std::make_shared<Binding>();
+  MPI_Count Size = 0, Lb = 0, Extent = 0;
+  PMPI_Type_size_c(H, &Size);
+  PMPI_Type_get_extent_c(H, &Lb, &Extent);
+  B->Size = static_cast<uint64_t>(Size);
+  B->Lb = Lb;
+  B->Extent = Extent;
+
+  std::string Key, Reason;
+  const LoadedKernel *Found = nullptr;
+  try {
+    B->Ctx = std::make_unique<TypeContext>();
+    Expected<const Type *> T = TypeDecoder(*B->Ctx, Predefined).decode(H);
+    if (!T) {
+      Reason = "cannot decode: " + T.takeError().message();
+    } else {
+      B->T = *T;
+      B->Contiguous = B->T->getLayout().isDense();
+      findKernel(*B, Key, Found, Reason);
+    }
+  } catch (const std::exception &E) {
+    // Out of memory on a huge type: the program goes on without a kernel.
+    B->Kernel = nullptr;
+    Reason = std::string("failed while binding: ") + E.what();
+  }
+
+  std::unique_lock<std::shared_mutex> G(Lock);
+  ++NumCommitted;
+  std::string Name = typeName(H);
+  if (Name.empty())
+    Name = "type_" + std::to_string(NumCommitted - 1);
+  std::string StatsKey = Name + '\0' + Key;
+  TypeStats *&S = StatsByName[StatsKey];
+  if (!S) {
+    Stats.push_back(std::make_unique<TypeStats>());
+    S = Stats.back().get();
+    S->Name = Name;
+    S->Key = Key;
+    if (Found) {
+      S->Kernel = Found->Kernel->name ? Found->Kernel->name : "";
+      S->Library = Found->Library;
+      S->Offset = B->Offset;
+    } else {
+      S->Reason = Reason;
+    }
+  }
+  ++S->Commits;
+  B->Stats = S;
+  Live[H] = std::move(B);
+}
+
+std::vector<const TypeStats *> BindingTable::stats() const {
+  std::shared_lock<std::shared_mutex> G(Lock);
+  std::vector<const TypeStats *> V;
+  for (const auto &S : Stats)
+    V.push_back(S.get());
+  return V;
+}
+
+} // namespace ddtc

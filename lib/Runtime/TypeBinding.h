@@ -1,0 +1,108 @@
+//===- lib/Runtime/TypeBinding.h - Committed types and their kernels -*- C++ -*-===//
+//
+// At MPI_Type_commit the runtime decodes the type (TypeDecoder), computes
+// its layout key (the fingerprint of its normal form, translated to a true
+// lb of 0) and looks the key up among the loaded kernels. The outcome is a
+// Binding: the kernel and the byte offset to apply to the program's buffer
+// (non-zero for a translation, e.g. a struct of absolute addresses used
+// with MPI_BOTTOM), or the reason there is none. Bindings live in a table
+// keyed by handle until MPI_Type_free; a communication call in flight holds
+// its binding by shared_ptr, since MPI lets a program free a type while a
+// non-blocking call on it runs.
+//
+// Each binding decodes into its own TypeContext, freed with it: the IR of
+// a program that builds and frees types in a loop does not grow, and
+// concurrent commits under MPI_THREAD_MULTIPLE share no IR state.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_LIB_RUNTIME_TYPEBINDING_H
+#define DDTC_LIB_RUNTIME_TYPEBINDING_H
+
+#include "KernelRegistry.h"
+#include "ddtc/IR/TypeContext.h"
+
+#include <mpi.h>
+
+#include <atomic>
+#include <memory>
+#include <shared_mutex>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ddtc {
+
+/// What the report says of one type: the bindings of every commit of one
+/// name and layout are summed here, so that a program that builds and
+/// frees a type in a loop has one entry, and memory that does not grow.
+struct TypeStats {
+  std::string Name;    ///< MPI_Type_get_name, or type_N in commit order
+  std::string Key;     ///< the layout key in hex, empty if none
+  std::string Kernel;  ///< the kernel's name, empty if none
+  std::string Library; ///< where the kernel came from
+  std::string Reason;  ///< why there is no kernel
+  int64_t Offset = 0;
+  std::atomic<uint64_t> Commits{0};
+  std::atomic<uint64_t> SubstitutedCalls{0};
+  std::atomic<uint64_t> SubstitutedBytes{0};
+  std::atomic<uint64_t> PassedCalls{0};
+};
+
+struct Binding {
+  const ddtc_kernel *Kernel = nullptr;
+  /// Added to the program's buffer address to get the kernel's.
+  int64_t Offset = 0;
+  uint64_t Size = 0; ///< MPI_Type_size
+  int64_t Extent = 0;
+  /// Count instances are one contiguous run of packed bytes starting at
+  /// buffer + Lb: packing is the identity, no copy is needed.
+  bool Contiguous = false;
+  int64_t Lb = 0;
+  /// The decoded type, for the few cases no kernel serves (partial
+  /// messages, MPI_BOTTOM without a kernel); null if decoding failed.
+  std::unique_ptr<TypeContext> Ctx;
+  const Type *T = nullptr;
+
+  TypeStats *Stats = nullptr; ///< owned by the table, never freed
+
+  /// The buffer address the kernel wants for the program's Buf.
+  void *kernelBuffer(const void *Buf) const {
+    return const_cast<char *>(static_cast<const char *>(Buf)) + Offset;
+  }
+};
+
+using BindingRef = std::shared_ptr<Binding>;
+
+class BindingTable {
+public:
+  /// Binds the type H, just committed; Predefined is the handle table.
+  void bind(MPI_Datatype H, std::span<const MPI_Datatype> Predefined);
+  /// Drops H's binding (MPI_Type_free); the report keeps its counts.
+  void release(MPI_Datatype H) {
+    std::unique_lock<std::shared_mutex> G(Lock);
+    Live.erase(H);
+  }
+  /// The binding of a committed derived type; null for predefined types
+  /// and handles the runtime did not see committed.
+  BindingRef lookup(MPI_Datatype H) const {
+    std::shared_lock<std::shared_mutex> G(Lock);
+    auto It = Live.find(H);
+    return It == Live.end() ? nullptr : It->second;
+  }
+  /// The statistics of every type committed so far, in commit order.
+  std::vector<const TypeStats *> stats() const;
+
+private:
+  TypeStats *statsFor(const std::string &Name, const Binding &B);
+
+  mutable std::shared_mutex Lock;
+  std::unordered_map<MPI_Datatype, BindingRef> Live;
+  std::vector<std::unique_ptr<TypeStats>> Stats;
+  std::unordered_map<std::string, TypeStats *> StatsByName;
+  uint64_t NumCommitted = 0;
+};
+
+} // namespace ddtc
+
+#endif // DDTC_LIB_RUNTIME_TYPEBINDING_H
