@@ -1,0 +1,40 @@
+//===- ddtc/Runtime/RuntimeSupport.h - Helpers of the runtime libraries -*- C++ -*-===//
+//
+// What both interposition libraries (libddtc_trace.so, libddtc_rt.so) need
+// and may not take from LLVM, CLI11 or nlohmann: the output file patterns
+// of their environment variables, JSON string quoting for the files they
+// write, and writing a file so that readers never see half of it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_RUNTIME_RUNTIMESUPPORT_H
+#define DDTC_RUNTIME_RUNTIMESUPPORT_H
+
+#include <string>
+#include <string_view>
+
+namespace ddtc {
+
+/// Pattern with `%r` replaced by Rank, `%p` by Pid and `%%` by `%`; any
+/// other `%` sequence is kept as it is (contracts §5: DDTC_TRACE,
+/// DDTC_RT_REPORT).
+std::string expandPattern(std::string_view Pattern, int Rank, long Pid);
+
+/// S as a JSON string literal, quotes included. Bytes that are not valid
+/// UTF-8 become U+FFFD, so that the file stays readable by strict parsers
+/// whatever the program's names and paths contain.
+std::string jsonQuote(std::string_view S);
+
+/// The value of environment variable Name, or Default when it is unset or
+/// empty.
+std::string getEnvOr(const char *Name, std::string_view Default);
+
+/// Writes Text to a temporary file beside Path and renames it to Path, so
+/// that Path holds either its old content or all of Text. On failure
+/// returns false with Err naming the file and the system's reason, and
+/// leaves no temporary file behind.
+bool writeFileAtomically(const std::string &Path, const std::string &Text,
+                         std::string &Err);
+
+} // namespace ddtc
+
+#endif // DDTC_RUNTIME_RUNTIMESUPPORT_H

@@ -1,0 +1,186 @@
+//===- lib/Runtime/RuntimeSupport.cpp - Helpers of the runtime libraries --===//
+//
+// Plain POSIX and standard C++: these functions run inside MPI programs
+// that never asked for ddtc, at MPI_Finalize, so they report problems as
+// values and never throw, abort or print.
+//
+//===----------------------------------------------------------------------===//
+#include "ddtc/Runtime/RuntimeSupport.h"
+
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace ddtc {
+
+std::string expandPattern(std::string_view Pattern, int Rank, long Pid) {
+  std::string Out;
+  Out.reserve(Pattern.size() + 8);
+  for (size_t I = 0; I < Pattern.size(); ++I) {
+    char C = Pattern[I];
+    if (C != '%' || I + 1 == Pattern.size()) {
+      Out += C;
+      continue;
+    }
+    switch (Pattern[I + 1]) {
+    case 'r':
+      Out += std::to_string(Rank);
+      ++I;
+      break;
+    case 'p':
+      Out += std::to_string(Pid);
+      ++I;
+      break;
+    case '%':
+      Out += '%';
+      ++I;
+      break;
+    default:
+      // Kept verbatim: a path may contain a literal '%'.
+      Out += C;
+      break;
+    }
+  }
+  return Out;
+}
+
+namespace {
+
+/// Length of the valid UTF-8 sequence at S[I] (1 to 4), or 0 when the bytes
+/// there are not one (overlong forms and surrogates included).
+size_t utf8Length(std::string_view S, size_t I) {
+  auto Byte = [&](size_t K) { return static_cast<unsigned char>(S[K]); };
+  unsigned char B = Byte(I);
+  size_t N;
+  uint32_t Min, Cp;
+  if (B < 0x80)
+    return 1;
+  if ((B & 0xE0) == 0xC0) {
+    N = 2, Min = 0x80, Cp = B & 0x1F;
+  } else if ((B & 0xF0) == 0xE0) {
+    N = 3, Min = 0x800, Cp = B & 0x0F;
+  } else if ((B & 0xF8) == 0xF0) {
+    N = 4, Min = 0x10000, Cp = B & 0x07;
+  } else {
+    return 0;
+  }
+  if (I + N > S.size())
+    return 0;
+  for (size_t K = 1; K < N; ++K) {
+    if ((Byte(I + K) & 0xC0) != 0x80)
+      return 0;
+    Cp = (Cp << 6) | (Byte(I + K) & 0x3F);
+  }
+  if (Cp < Min || Cp > 0x10FFFF || (Cp >= 0xD800 && Cp <= 0xDFFF))
+    return 0;
+  return N;
+}
+
+} // namespace
+
+std::string jsonQuote(std::string_view S) {
+  std::string Out;
+  Out.reserve(S.size() + 2);
+  Out += '"';
+  for (size_t I = 0; I < S.size();) {
+    unsigned char C = static_cast<unsigned char>(S[I]);
+    if (C >= 0x80) {
+      size_t N = utf8Length(S, I);
+      if (N == 0) {
+        Out += "\\ufffd";
+        ++I;
+      } else {
+        Out.append(S.substr(I, N));
+        I += N;
+      }
+      continue;
+    }
+    switch (C) {
+    case '"': Out += "\\\""; break;
+    case '\\': Out += "\\\\"; break;
+    case '\b': Out += "\\b"; break;
+    case '\f': Out += "\\f"; break;
+    case '\n': Out += "\\n"; break;
+    case '\r': Out += "\\r"; break;
+    case '\t': Out += "\\t"; break;
+    default:
+      if (C < 0x20) {
+        char Buf[8];
+        std::snprintf(Buf, sizeof(Buf), "\\u%04x", C);
+        Out += Buf;
+      } else {
+        Out += static_cast<char>(C);
+      }
+    }
+    ++I;
+  }
+  Out += '"';
+  return Out;
+}
+
+std::string getEnvOr(const char *Name, std::string_view Default) {
+  const char *V = std::getenv(Name);
+  if (!V || !*V)
+    return std::string(Default);
+  return V;
+}
+
+bool writeFileAtomically(const std::string &Path, const std::string &Text,
+                         std::string &Err) {
+  auto fail = [&](const std::string &File, int Errno) {
+    Err = "cannot write '" + File + "': " + std::strerror(Errno);
+    return false;
+  };
+  // The temporary file is in Path's directory, so that rename() stays within
+  // one file system and is atomic. Its name is unique among the threads and
+  // processes (ranks may share a directory and even a pattern); O_EXCL makes
+  // sure nothing else is overwritten. Mode 0666 lets the umask decide, as
+  // for any file the program creates.
+  static std::atomic<unsigned> Counter{0};
+  std::string Temp;
+  int Fd = -1;
+  for (int Attempt = 0; Attempt < 100 && Fd < 0; ++Attempt) {
+    Temp = Path + ".tmp-" + std::to_string(static_cast<long>(getpid())) +
+           "-" + std::to_string(Counter++);
+    Fd = open(Temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (Fd < 0 && errno != EEXIST)
+      return fail(Path, errno);
+  }
+  if (Fd < 0)
+    return fail(Path, EEXIST);
+
+  const char *P = Text.data();
+  size_t Left = Text.size();
+  while (Left > 0) {
+    ssize_t N = write(Fd, P, Left);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0) {
+      int E = N < 0 ? errno : EIO;
+      close(Fd);
+      unlink(Temp.c_str());
+      return fail(Temp, E);
+    }
+    P += N;
+    Left -= static_cast<size_t>(N);
+  }
+  if (close(Fd) != 0) {
+    int E = errno;
+    unlink(Temp.c_str());
+    return fail(Temp, E);
+  }
+  if (rename(Temp.c_str(), Path.c_str()) != 0) {
+    int E = errno;
+    unlink(Temp.c_str());
+    return fail(Path, E);
+  }
+  return true;
+}
+
+} // namespace ddtc
