@@ -12,3 +12,22 @@ add_library(ddtcRuntimeSupport STATIC
 )
 target_link_libraries(ddtcRuntimeSupport PUBLIC ddtcIR)
 set_target_properties(ddtcRuntimeSupport PROPERTIES POSITION_INDEPENDENT_CODE ON)
+
+add_library(ddtc_trace SHARED
+  ${CMAKE_CURRENT_LIST_DIR}/Tracer.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/TraceWrappers.cpp
+)
+target_link_libraries(ddtc_trace PRIVATE ddtcMPI ddtcRuntimeSupport ddtcIR
+  MPI::MPI_C ${CMAKE_DL_LIBS})
+# Only the MPI_ wrappers are exported (the version script also hides the
+# C++ library's template instances): the IR compiled into the library must
+# not interpose on, or be interposed by, a program's own copy of ddtc.
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/ddtc_trace.map
+  "{\n  global: MPI_*;\n  local: *;\n};\n")
+set_target_properties(ddtc_trace PROPERTIES
+  CXX_VISIBILITY_PRESET hidden
+  VISIBILITY_INLINES_HIDDEN ON
+  LINK_DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/ddtc_trace.map)
+target_link_options(ddtc_trace PRIVATE -Wl,--no-undefined
+  -Wl,--version-script=${CMAKE_CURRENT_BINARY_DIR}/ddtc_trace.map)
+install(TARGETS ddtc_trace LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
