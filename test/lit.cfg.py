@@ -21,6 +21,13 @@ if config.have_mpi:
     config.substitutions.append(("%ddtc-oracle", os.path.join(config.ddtc_mpi_test_dir, "ddtc-oracle")))
     config.substitutions.append(("%ddtc-normal-oracle", os.path.join(config.ddtc_mpi_test_dir, "ddtc-normal-oracle")))
 if config.have_mpi:
+    # The trace library (lib/Runtime) and the helper of its tests
+    # (test/Runtime/trace-check.cpp).
+    config.substitutions.append(("%ddtc-trace-lib", config.ddtc_trace_lib))
+    config.substitutions.append(("%trace-check", os.path.join(config.ddtc_runtime_test_dir, "trace-check")))
+    # Traced programs also run on three ranks (before %mpiexec).
+    config.substitutions.append(("%mpiexec-n3", config.mpiexec + " -n 3"))
+if config.have_mpi:
     # The checker of emitted code (emit-check.cpp), plain and sanitized, and
     # the script that compiles emitted code into a library it loads.
     config.substitutions.append(("%ddtc-emit-check-san", os.path.join(config.ddtc_mpi_test_dir, "ddtc-emit-check-san")))
