@@ -24,6 +24,8 @@ if config.have_mpi:
     # The trace library (lib/Runtime) and the helper of its tests
     # (test/Runtime/trace-check.cpp).
     config.substitutions.append(("%ddtc-trace-lib", config.ddtc_trace_lib))
+    config.substitutions.append(("%ddtc-rt-lib", config.ddtc_rt_lib))
+    config.substitutions.append(("%rt-exchange", os.path.join(config.ddtc_runtime_test_dir, "rt-exchange")))
     config.substitutions.append(("%trace-check", os.path.join(config.ddtc_runtime_test_dir, "trace-check")))
     # Traced programs also run on three ranks (before %mpiexec).
     config.substitutions.append(("%mpiexec-n3", config.mpiexec + " -n 3"))

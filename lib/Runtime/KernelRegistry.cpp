@@ -37,9 +37,14 @@ void KernelRegistry::add(const ddtc_kernel_table *Table) {
   }
   for (size_t I = 0; I < Table->num_kernels; ++I) {
     const ddtc_kernel &K = Table->kernels[I];
-    // The first kernel of a key wins; equal keys mean equal layouts.
-    Kernels.emplace(std::pair(uint64_t(K.key_hi), uint64_t(K.key_lo)),
-                    LoadedKernel{&K, Loading});
+    // Equal keys mean equal layouts: the first kernel of a key wins, but
+    // a library the user names in DDTC_KERNELS wins over kernels compiled
+    // into the program, which registered before main.
+    auto [It, New] =
+        Kernels.emplace(std::pair(uint64_t(K.key_hi), uint64_t(K.key_lo)),
+                        LoadedKernel{&K, Loading});
+    if (!New && It->second.Library == ProgramName && Loading != ProgramName)
+      It->second = LoadedKernel{&K, Loading};
   }
   LoadedFromCurrent += Table->num_kernels;
 }
@@ -79,7 +84,7 @@ void KernelRegistry::loadLibraries(const std::string &List, int R) {
     }
     if (Handle)
       Libraries.emplace_back(Path, LoadedFromCurrent);
-    Loading = "(program)";
+    Loading = ProgramName;
   }
 }
 

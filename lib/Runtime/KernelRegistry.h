@@ -53,8 +53,10 @@ private:
   mutable std::mutex Lock;
   std::map<std::pair<uint64_t, uint64_t>, LoadedKernel> Kernels;
   std::vector<std::pair<std::string, size_t>> Libraries;
+  /// Where kernels linked into the program come from, in the report.
+  static constexpr const char *ProgramName = "(program)";
   /// The library being loaded: its constructor registers while dlopen runs.
-  std::string Loading = "(program)";
+  std::string Loading = ProgramName;
   size_t LoadedFromCurrent = 0;
   int Rank = -1;
 };

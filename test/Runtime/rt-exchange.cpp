@@ -28,7 +28,7 @@
 //   allgather     MPI_Allgather, and MPI_Allgather with MPI_IN_PLACE
 //   pack          MPI_Pack_size, MPI_Pack, MPI_Unpack (each rank)
 //
-// Usage: rt-exchange [--p2p-only] [--count N] FILE
+// Usage: rt-exchange [--p2p-only] [--count N] FILE...
 //   --p2p-only  skip the collectives (for runs where only some ranks have
 //               the runtime)
 // Output: `RANK OP TYPE DIGEST` lines, in a fixed order.
@@ -375,7 +375,7 @@ private:
 int run(int Argc, char **Argv) {
   bool P2POnly = false;
   int Count = 3;
-  std::string Path;
+  std::vector<std::string> Paths;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
     if (A == "--p2p-only")
@@ -383,33 +383,38 @@ int run(int Argc, char **Argv) {
     else if (A == "--count" && I + 1 < Argc)
       Count = std::atoi(Argv[++I]);
     else
-      Path = A;
+      Paths.push_back(A);
   }
-  if (Path.empty() || Count < 1) {
-    std::fprintf(stderr, "usage: rt-exchange [--p2p-only] [--count N] FILE\n");
+  if (Paths.empty() || Count < 1) {
+    std::fprintf(stderr,
+                 "usage: rt-exchange [--p2p-only] [--count N] FILE...\n");
     return 2;
-  }
-  TypeContext Ctx;
-  Module M(Ctx);
-  if (Error E = readAnyDescriptionFile(Path, M)) {
-    std::fprintf(stderr, "rt-exchange: %s\n", E.message().c_str());
-    return 1;
   }
   std::string Missing;
   std::vector<MPI_Datatype> Predefined = makeHandleTable(Missing);
   MpiBuilder Builder(Predefined);
-  for (const NamedType &N : M.types()) {
-    if (N.T->size() == 0 || mayCrashYaksaPack(N.T))
-      continue;
-    std::string Err;
-    std::optional<Handle> H = Builder.build(N.T, Err);
-    if (!H) {
-      std::fprintf(stderr, "rt-exchange: %s: %s\n", N.Name.c_str(), Err.c_str());
+  for (const std::string &Path : Paths) {
+    TypeContext Ctx;
+    Module M(Ctx);
+    if (Error E = readAnyDescriptionFile(Path, M)) {
+      std::fprintf(stderr, "rt-exchange: %s\n", E.message().c_str());
       return 1;
     }
-    MPI_Datatype D = H->get();
-    MPI_Type_commit(&D);
-    Exchanger(N.Name, N.T, D, Count).run(P2POnly);
+    for (const NamedType &N : M.types()) {
+      // MPICH 4.0.2 crashes packing these (TypeBuilder.h).
+      if (N.T->size() == 0 || mayCrashYaksaPack(N.T))
+        continue;
+      std::string Err;
+      std::optional<Handle> H = Builder.build(N.T, Err);
+      if (!H) {
+        std::fprintf(stderr, "rt-exchange: %s: %s\n", N.Name.c_str(),
+                     Err.c_str());
+        return 1;
+      }
+      MPI_Datatype D = H->get();
+      MPI_Type_commit(&D);
+      Exchanger(N.Name, N.T, D, Count).run(P2POnly);
+    }
   }
   return 0;
 }
