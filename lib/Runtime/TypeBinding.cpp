@@ -96,14 +96,17 @@ void BindingTable::bind(MPI_Datatype H,
     Reason = std::string("failed while binding: ") + E.what();
   }
 
-  std::unique_lock<std::shared_mutex> G(Lock);
-  ++NumCommitted;
+  // Commits of one name and layout share their statistics; an unnamed
+  // type is known by its layout alone (and by its reason when it has no
+  // key, so that a program committing undecodable types in a loop still
+  // has one entry).
   std::string Name = typeName(H);
-  if (Name.empty())
-    Name = "type_" + std::to_string(NumCommitted - 1);
-  std::string StatsKey = Name + '\0' + Key;
+  std::string StatsKey = Name + '\0' + (Key.empty() ? Reason : Key);
+  std::unique_lock<std::shared_mutex> G(Lock);
   TypeStats *&S = StatsByName[StatsKey];
   if (!S) {
+    if (Name.empty())
+      Name = "type_" + std::to_string(Stats.size());
     Stats.push_back(std::make_unique<TypeStats>());
     S = Stats.back().get();
     S->Name = Name;

@@ -37,7 +37,7 @@ namespace ddtc {
 /// name and layout are summed here, so that a program that builds and
 /// frees a type in a loop has one entry, and memory that does not grow.
 struct TypeStats {
-  std::string Name;    ///< MPI_Type_get_name, or type_N in commit order
+  std::string Name;    ///< MPI_Type_get_name, or type_N: the Nth entry
   std::string Key;     ///< the layout key in hex, empty if none
   std::string Kernel;  ///< the kernel's name, empty if none
   std::string Library; ///< where the kernel came from
@@ -100,7 +100,6 @@ private:
   std::unordered_map<MPI_Datatype, BindingRef> Live;
   std::vector<std::unique_ptr<TypeStats>> Stats;
   std::unordered_map<std::string, TypeStats *> StatsByName;
-  uint64_t NumCommitted = 0;
 };
 
 } // namespace ddtc
