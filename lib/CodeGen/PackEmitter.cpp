@@ -23,6 +23,8 @@
 #include "ddtc/CodeGen/Emit.h"
 #include "ddtc/IR/TextForm.h"
 
+#include <algorithm>
+#include <cassert>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -164,6 +166,7 @@ private:
                          const std::string &Reps);
   void printEntryPoints(const NamedType &N);
   void printKernelTable();
+  void printKernelABI();
 
   /// Address of element Var of segment SI of K.
   Address elementAddress(const Kernel &K, size_t SI, const char *Var) const;
@@ -668,45 +671,39 @@ void SourcePrinter::printEntryPoints(const NamedType &N) {
   W.close();
 }
 
+/// The ABI block of include/ddtc/Runtime/KernelABI.h, from its include
+/// guard to its end: the one definition the runtime compiles too.
+void SourcePrinter::printKernelABI() {
+  static const char Header[] =
+#include "KernelABI.inc"
+      ;
+  std::string_view Text(Header);
+  size_t Start = Text.find("#ifndef DDTC_KERNEL_ABI");
+  assert(Start != std::string_view::npos && "KernelABI.h lost its guard");
+  Text = Text.substr(Start);
+  while (!Text.empty()) {
+    size_t End = Text.find('\n');
+    if (End == std::string_view::npos)
+      End = Text.size();
+    W.line(std::string(Text.substr(0, End)));
+    Text = Text.substr(std::min(End + 1, Text.size()));
+  }
+}
+
 void SourcePrinter::printKernelTable() {
-  static const char *const ABI[] = {
-      "// The kernel table (docs/emit.md, \"Kernel table\"): every type with data,",
-      "// under its layout key -- the fingerprint of the normal form of the type as",
-      "// described, translated to a true lb of 0. A runtime that finds a committed",
-      "// type's key here packs it with these functions, moved by the difference of",
-      "// the true lbs. The ABI is defined by each generated file, identically, so",
-      "// that generated files need no ddtc header and can share a library.",
-      "#ifndef DDTC_KERNEL_ABI",
-      "#define DDTC_KERNEL_ABI 1",
-      "extern \"C\" {",
-      "struct ddtc_kernel {",
-      "  const char *name;",
-      "  unsigned long long key_hi, key_lo;",
-      "  long long true_lb;",
-      "  unsigned long long size;",
-      "  long long extent;",
-      "  void (*pack)(const void *inbuf, size_t count, void *outbuf);",
-      "  void (*unpack)(const void *inbuf, size_t count, void *outbuf);",
-      "  size_t (*pack_range)(const void *inbuf, size_t count, size_t first, size_t last, void *outbuf);",
-      "};",
-      "struct ddtc_kernel_table {",
-      "  unsigned abi_version;",
-      "  const char *ddtc_version;",
-      "  const char *source;",
-      "  size_t num_kernels;",
-      "  const struct ddtc_kernel *kernels;",
-      "};",
-      "} // extern \"C\"",
-      "#endif // DDTC_KERNEL_ABI",
-      "",
-      "// Defined by the runtime, if it is loaded; null otherwise. Default",
-      "// visibility: a hidden undefined weak symbol would stay null even then.",
-      "extern \"C\" void ddtc_rt_register_kernels(const ddtc_kernel_table *table)",
-      "    __attribute__((weak, visibility(\"default\")));",
-  };
   W.line();
-  for (const char *Line : ABI)
-    W.line(Line);
+  W.line("// The kernel table (docs/emit.md, \"Kernel table\"): every type with data,");
+  W.line("// under its layout key -- the fingerprint of the normal form of the type as");
+  W.line("// described, translated to a true lb of 0. A runtime that finds a committed");
+  W.line("// type's key here packs it with these functions, moved by the difference of");
+  W.line("// the true lbs. The ABI is defined by each generated file, identically, so");
+  W.line("// that generated files need no ddtc header and can share a library.");
+  printKernelABI();
+  W.line();
+  W.line("// Defined by the runtime, if it is loaded; null otherwise. Default");
+  W.line("// visibility: a hidden undefined weak symbol would stay null even then.");
+  W.line("extern \"C\" void ddtc_rt_register_kernels(const ddtc_kernel_table *table)");
+  W.line("    __attribute__((weak, visibility(\"default\")));");
 
   std::string Fn = kernelTableFunction(Options.BaseName);
   std::vector<const NamedType *> Keyed;

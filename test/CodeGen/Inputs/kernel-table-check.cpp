@@ -27,30 +27,8 @@
 #include <utility>
 #include <vector>
 
-// The ABI, as the emitted files define it (docs/emit.md, "Kernel table").
-#ifndef DDTC_KERNEL_ABI
-#define DDTC_KERNEL_ABI 1
-extern "C" {
-struct ddtc_kernel {
-  const char *name;
-  unsigned long long key_hi, key_lo;
-  long long true_lb;
-  unsigned long long size;
-  long long extent;
-  void (*pack)(const void *inbuf, size_t count, void *outbuf);
-  void (*unpack)(const void *inbuf, size_t count, void *outbuf);
-  size_t (*pack_range)(const void *inbuf, size_t count, size_t first,
-                       size_t last, void *outbuf);
-};
-struct ddtc_kernel_table {
-  unsigned abi_version;
-  const char *ddtc_version;
-  const char *source;
-  size_t num_kernels;
-  const struct ddtc_kernel *kernels;
-};
-}
-#endif
+// The ABI the emitted files define (docs/emit.md, "Kernel table").
+#include "ddtc/Runtime/KernelABI.h"
 
 namespace {
 
