@@ -309,6 +309,16 @@ Expected<const Type *> TypeDecoder::decodeDerived(MPI_Datatype H,
     return makeError("predefined type " + typeName(H) +
                      " is not one ddtc models");
   OperandReferences Release(C->Types);
+  switch (Combiner) {
+  case MPI_COMBINER_F90_REAL:
+  case MPI_COMBINER_F90_COMPLEX:
+  case MPI_COMBINER_F90_INTEGER:
+    // Their contents are (precision, range), not a type to decode.
+    return makeError(std::string(getCombinerName(Combiner)) +
+                     " has no ddtc kind");
+  default:
+    break;
+  }
 
   std::vector<const Type *> Ops;
   for (MPI_Datatype Op : C->Types) {
