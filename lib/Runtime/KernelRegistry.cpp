@@ -24,6 +24,7 @@ void KernelRegistry::add(const ddtc_kernel_table *Table) {
                    " has ABI " + std::to_string(Table->abi_version) +
                    ", this runtime reads ABI " +
                    std::to_string(DDTC_KERNEL_ABI) + "; not used");
+    ++TablesFromCurrent;
     return;
   }
   if (!Table->ddtc_version ||
@@ -33,6 +34,7 @@ void KernelRegistry::add(const ddtc_kernel_table *Table) {
                    (Table->ddtc_version ? Table->ddtc_version : "?") +
                    ", this runtime is ddtc " DDTC_VERSION
                    "; not used (emit it again)");
+    ++TablesFromCurrent;
     return;
   }
   for (size_t I = 0; I < Table->num_kernels; ++I) {
@@ -46,7 +48,10 @@ void KernelRegistry::add(const ddtc_kernel_table *Table) {
     if (!New && It->second.Library == ProgramName && Loading != ProgramName)
       It->second = LoadedKernel{&K, Loading};
   }
-  LoadedFromCurrent += Table->num_kernels;
+  for (size_t I = 0; I < Table->num_kernels; ++I)
+    Shapes.emplace(Table->kernels[I].size, Table->kernels[I].extent);
+  ++TablesFromCurrent;
+  KernelsFromCurrent += Table->num_kernels;
 }
 
 void KernelRegistry::loadLibraries(const std::string &List, int R) {
@@ -66,7 +71,7 @@ void KernelRegistry::loadLibraries(const std::string &List, int R) {
     {
       std::lock_guard<std::mutex> G(Lock);
       Loading = Path;
-      LoadedFromCurrent = 0;
+      TablesFromCurrent = KernelsFromCurrent = 0;
     }
     // RTLD_LOCAL: the ddtc_NAME_* functions of two libraries may share
     // names; the tables reach the runtime through the constructors.
@@ -76,14 +81,14 @@ void KernelRegistry::loadLibraries(const std::string &List, int R) {
       const char *Why = dlerror();
       warn(Rank, "cannot load kernel library " + Path + ": " +
                      (Why ? Why : "unknown error") + "; running without it");
-    } else if (LoadedFromCurrent == 0) {
+    } else if (TablesFromCurrent == 0) {
       warn(Rank, "kernel library " + Path +
                      " registered no kernel table (not built from `ddtc "
                      "emit` output, or from an incompatible one); running "
                      "without it");
     }
     if (Handle)
-      Libraries.emplace_back(Path, LoadedFromCurrent);
+      Libraries.emplace_back(Path, KernelsFromCurrent);
     Loading = ProgramName;
   }
 }
@@ -92,6 +97,11 @@ const LoadedKernel *KernelRegistry::lookup(const Fingerprint &Print) const {
   std::lock_guard<std::mutex> G(Lock);
   auto It = Kernels.find(std::pair(Print.Hi, Print.Lo));
   return It == Kernels.end() ? nullptr : &It->second;
+}
+
+bool KernelRegistry::hasShape(uint64_t Size, int64_t Extent) const {
+  std::lock_guard<std::mutex> G(Lock);
+  return Shapes.count({Size, Extent}) != 0;
 }
 
 std::vector<std::pair<std::string, size_t>>

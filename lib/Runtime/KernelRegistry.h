@@ -14,6 +14,7 @@
 #include "ddtc/Runtime/KernelABI.h"
 
 #include <map>
+#include <set>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -43,6 +44,9 @@ public:
 
   /// The kernel whose key is Print, if any.
   const LoadedKernel *lookup(const Fingerprint &Print) const;
+  /// Whether some kernel packs Size bytes per instance of extent Extent:
+  /// only then can a type have a kernel, and is its key worth computing.
+  bool hasShape(uint64_t Size, int64_t Extent) const;
 
   /// The libraries loaded and the number of kernels each gave, for the
   /// report.
@@ -52,12 +56,14 @@ public:
 private:
   mutable std::mutex Lock;
   std::map<std::pair<uint64_t, uint64_t>, LoadedKernel> Kernels;
+  std::set<std::pair<uint64_t, int64_t>> Shapes;
   std::vector<std::pair<std::string, size_t>> Libraries;
   /// Where kernels linked into the program come from, in the report.
   static constexpr const char *ProgramName = "(program)";
   /// The library being loaded: its constructor registers while dlopen runs.
   std::string Loading = ProgramName;
-  size_t LoadedFromCurrent = 0;
+  size_t TablesFromCurrent = 0;
+  size_t KernelsFromCurrent = 0;
   int Rank = -1;
 };
 

@@ -3,7 +3,6 @@
 
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/TypeDecoder.h"
-#include "ddtc/Passes/LayoutKey.h"
 #include "ddtc/Passes/Normalizer.h"
 
 #include <exception>
@@ -17,6 +16,10 @@ namespace {
 /// They pass through, and the report says why.
 constexpr uint64_t MaxBindBlocks = uint64_t(1) << 20;
 
+/// Layout keys remembered by the fingerprint of the type they were
+/// computed for.
+constexpr size_t MaxCachedKeys = 4096;
+
 std::string typeName(MPI_Datatype H) {
   char Name[MPI_MAX_OBJECT_NAME] = {};
   int Len = 0;
@@ -25,46 +28,61 @@ std::string typeName(MPI_Datatype H) {
   return std::string(Name, static_cast<size_t>(Len));
 }
 
-/// Finds the kernel of B's decoded type, or says in B.Reason why not.
-void findKernel(Binding &B, std::string &Key, const LoadedKernel *&Found,
-                std::string &Reason) {
-  const Type *T = B.T;
-  if (T->size() == 0) {
-    Reason = "no data to pack";
-    return;
-  }
-  if (T->getLayout().Blocks.Count > MaxBindBlocks) {
-    Reason = std::to_string(T->getLayout().Blocks.Count) +
-             " contiguous blocks, more than the " +
-             std::to_string(MaxBindBlocks) +
-             " the runtime normalizes at commit";
-    return;
-  }
-  Normalizer N(*B.Ctx);
-  std::optional<LayoutKey> K = computeLayoutKey(N, *B.Ctx, T);
-  if (!K) {
-    Reason = "no layout key: its displacements overflow when translated";
-    return;
-  }
-  Key = formatKey(K->Print);
-  const LoadedKernel *L = KernelRegistry::get().lookup(K->Print);
+/// Binds B to the kernel of key K, or says in Reason why not.
+const LoadedKernel *findKernel(Binding &B, const LayoutKey &K,
+                               std::string &Reason) {
+  const LoadedKernel *L = KernelRegistry::get().lookup(K.Print);
   if (!L) {
     Reason = "no kernel for this layout";
-    return;
+    return nullptr;
   }
   // Keys are 128-bit fingerprints; size and extent guard the improbable
   // collision, which would otherwise corrupt data.
-  if (L->Kernel->size != static_cast<uint64_t>(T->size()) ||
-      L->Kernel->extent != T->extent()) {
+  if (L->Kernel->size != static_cast<uint64_t>(B.T->size()) ||
+      L->Kernel->extent != B.T->extent()) {
     Reason = "the kernel with this key has another size or extent";
-    return;
+    return nullptr;
   }
   B.Kernel = L->Kernel;
-  B.Offset = K->TrueLb - L->Kernel->true_lb;
-  Found = L;
+  B.Offset = K.TrueLb - L->Kernel->true_lb;
+  return L;
 }
 
 } // namespace
+
+BindingTable::KeyResult BindingTable::keyOf(Binding &B) {
+  const Type *T = B.T;
+  if (T->size() == 0)
+    return {std::nullopt, "no data to pack"};
+  // Only a kernel of the same size and extent can match: the types of a
+  // program that have none are not normalized at all.
+  if (!KernelRegistry::get().hasShape(static_cast<uint64_t>(T->size()),
+                                      T->extent()))
+    return {std::nullopt, "no kernel of this size and extent"};
+  if (T->getLayout().Blocks.Count > MaxBindBlocks)
+    return {std::nullopt, std::to_string(T->getLayout().Blocks.Count) +
+                              " contiguous blocks, more than the " +
+                              std::to_string(MaxBindBlocks) +
+                              " the runtime normalizes at commit"};
+  std::pair<uint64_t, uint64_t> Print(T->getFingerprint().Hi,
+                                      T->getFingerprint().Lo);
+  {
+    std::lock_guard<std::mutex> G(KeyLock);
+    if (auto It = KeyCache.find(Print); It != KeyCache.end())
+      return It->second;
+  }
+  Normalizer N(*B.Ctx);
+  KeyResult R;
+  R.Key = computeLayoutKey(N, *B.Ctx, T);
+  if (!R.Key)
+    R.Reason = "no layout key: its displacements overflow when translated";
+  std::lock_guard<std::mutex> G(KeyLock);
+  // Bounded: a program that commits ever new types does not grow it.
+  if (KeyCache.size() >= MaxCachedKeys)
+    KeyCache.clear();
+  KeyCache.emplace(Print, R);
+  return R;
+}
 
 void BindingTable::bind(MPI_Datatype H,
                         std::span<const MPI_Datatype> Predefined) {
@@ -88,7 +106,12 @@ void BindingTable::bind(MPI_Datatype H,
     } else {
       B->T = *T;
       B->Contiguous = B->T->getLayout().isDense();
-      findKernel(*B, Key, Found, Reason);
+      KeyResult K = keyOf(*B);
+      Reason = K.Reason;
+      if (K.Key) {
+        Key = formatKey(K.Key->Print);
+        Found = findKernel(*B, *K.Key, Reason);
+      }
     }
   } catch (const std::exception &E) {
     // Out of memory on a huge type: the program goes on without a kernel.

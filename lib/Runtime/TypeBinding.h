@@ -20,11 +20,15 @@
 
 #include "KernelRegistry.h"
 #include "ddtc/IR/TypeContext.h"
+#include "ddtc/Passes/LayoutKey.h"
 
 #include <mpi.h>
 
 #include <atomic>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <span>
 #include <string>
@@ -94,12 +98,21 @@ public:
   std::vector<const TypeStats *> stats() const;
 
 private:
-  TypeStats *statsFor(const std::string &Name, const Binding &B);
+  /// The layout key of a decoded type, or why it has none.
+  struct KeyResult {
+    std::optional<LayoutKey> Key;
+    std::string Reason;
+  };
+  KeyResult keyOf(Binding &B);
 
   mutable std::shared_mutex Lock;
   std::unordered_map<MPI_Datatype, BindingRef> Live;
   std::vector<std::unique_ptr<TypeStats>> Stats;
   std::unordered_map<std::string, TypeStats *> StatsByName;
+  /// Keys by the fingerprint of the decoded type: a program that commits
+  /// the same type again (per message, per iteration) normalizes it once.
+  std::mutex KeyLock;
+  std::map<std::pair<uint64_t, uint64_t>, KeyResult> KeyCache;
 };
 
 } // namespace ddtc
