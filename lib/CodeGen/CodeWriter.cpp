@@ -73,10 +73,4 @@ std::string initializerList(std::span<const int64_t> Values) {
   return S + "}";
 }
 
-std::string shorten(std::string_view Text, size_t Max) {
-  if (Text.size() <= Max)
-    return std::string(Text);
-  return std::string(Text.substr(0, Max)) + " ...";
-}
-
 } // namespace ddtc

@@ -18,6 +18,7 @@
 #include "ddtc/CodeGen/CodeWriter.h"
 #include "ddtc/CodeGen/Emit.h"
 #include "ddtc/IR/TextForm.h"
+#include "ddtc/Support/Text.h"
 
 #include <cassert>
 #include <climits>
@@ -27,7 +28,6 @@ namespace ddtc {
 
 namespace {
 
-constexpr size_t MaxQuoted = 160;
 
 /// Where an argument of an MPI constructor comes from, and its C type.
 enum class ArgFrom {
@@ -231,7 +231,7 @@ void BuildPrinter::printCall(const Type *T, size_t I) {
   const CallSpec &Spec = getCallSpec(T->getKind());
   bool Large = Spec.HasLargeCount && !fitsIntAPI(T, Spec);
   std::string Id = std::to_string(I);
-  W.open("{ /* t[" + Id + "] = " + shorten(printType(T), MaxQuoted) + " */");
+  W.open("{ /* t[" + Id + "] = " + shorten(printType(T)) + " */");
   std::vector<std::string> Args;
   for (const ArgSpec &A : Spec.Args) {
     std::string CType = A.Type == ArgType::Int    ? "int"
@@ -328,7 +328,7 @@ std::string emitMPISource(const Module &M, const CodeGenOptions &Options) {
   W.line("#include \"" + Options.BaseName + "_mpi.h\"");
   for (const NamedType &N : M.types()) {
     W.line();
-    W.line("// " + N.Name + ": " + shorten(printType(N.T, &M), MaxQuoted));
+    W.line("// " + N.Name + ": " + shorten(printType(N.T, &M)));
     W.line("int ddtc_" + N.Name + "_build(MPI_Datatype *newtype)");
     W.open("{");
     BuildPrinter(W).print(N.T);

@@ -22,6 +22,7 @@
 #include "ddtc/CodeGen/CodeWriter.h"
 #include "ddtc/CodeGen/Emit.h"
 #include "ddtc/IR/TextForm.h"
+#include "ddtc/Support/Text.h"
 
 #include <algorithm>
 #include <cassert>
@@ -33,8 +34,6 @@ namespace ddtc {
 
 namespace {
 
-/// Longest textual form quoted in a comment.
-constexpr size_t MaxQuoted = 160;
 
 std::string str(int64_t V) { return intLiteral(V); }
 std::string str(uint64_t V) { return std::to_string(V) + (V > INT32_MAX ? "UL" : ""); }
@@ -322,7 +321,7 @@ void SourcePrinter::printPrelude() {
 
 void SourcePrinter::printKernel(const Kernel &K) {
   W.line("// node " + std::to_string(K.Id) + ": " +
-         shorten(printType(K.T), MaxQuoted));
+         shorten(printType(K.T)));
   printTables(K);
   printCopy(K);
   if (NeedsRange[K.Id])
@@ -592,7 +591,7 @@ void SourcePrinter::printEntryPoints(const NamedType &N) {
   std::string Size = str(T->size()), Extent = str(T->extent());
   bool Dense = T->getLayout().isDense();
   W.line();
-  W.line("// " + N.Name + ": " + shorten(printType(T, &M), MaxQuoted));
+  W.line("// " + N.Name + ": " + shorten(printType(T, &M)));
   W.line("// size " + std::to_string(T->size()) + ", lb " +
          std::to_string(T->lb()) + ", extent " + std::to_string(T->extent()) +
          (Dense ? ", dense" : ""));

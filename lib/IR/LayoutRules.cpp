@@ -444,11 +444,6 @@ Expected<TypeLayout> layoutResized(int64_t Lb, int64_t Extent,
 
 namespace {
 
-uint64_t saturatingMul(uint64_t A, uint64_t B) {
-  uint64_t R;
-  return __builtin_mul_overflow(A, B, &R) ? UINT64_MAX : R;
-}
-
 /// Pieces of Reps consecutive copies of Old: one copy operation if Old is
 /// dense, else Reps times Old's.
 uint64_t piecesOf(int64_t Reps, const Type *Old) {

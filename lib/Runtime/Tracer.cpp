@@ -21,6 +21,7 @@
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/Runtime/RuntimeSupport.h"
 #include "ddtc/Runtime/TraceWriter.h"
+#include "ddtc/Support/CheckedInt.h"
 
 #include <cxxabi.h>
 #include <dlfcn.h>
@@ -36,16 +37,6 @@
 namespace ddtc {
 
 namespace {
-
-int64_t saturatingAdd(int64_t A, int64_t B) {
-  int64_t R;
-  return __builtin_add_overflow(A, B, &R) ? INT64_MAX : R;
-}
-
-int64_t saturatingMul(int64_t A, int64_t B) {
-  int64_t R;
-  return __builtin_mul_overflow(A, B, &R) ? INT64_MAX : R;
-}
 
 std::string hex(uintptr_t X) {
   char Buf[24];

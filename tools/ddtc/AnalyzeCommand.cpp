@@ -16,6 +16,7 @@
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/Passes/Normalizer.h"
+#include "ddtc/Support/Text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -27,19 +28,10 @@ namespace ddtc {
 
 namespace {
 
-/// Descriptions longer than this are cut in the text report.
-constexpr size_t MaxShownDescription = 160;
-
 std::string formatMean(double V) {
   std::ostringstream OS;
   OS << std::setprecision(6) << V;
   return OS.str();
-}
-
-std::string shorten(std::string Desc) {
-  if (Desc.size() > MaxShownDescription)
-    Desc = Desc.substr(0, MaxShownDescription) + " ...";
-  return Desc;
 }
 
 /// What the report says about one named type beyond its metrics.

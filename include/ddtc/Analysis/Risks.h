@@ -14,6 +14,7 @@
 #define DDTC_ANALYSIS_RISKS_H
 
 #include "ddtc/IR/Type.h"
+#include "ddtc/Support/Machine.h"
 
 #include <string>
 #include <vector>
@@ -26,10 +27,6 @@ struct Risk {
   std::string Suggestion; ///< what to do about it
 };
 
-/// Page size and data-TLB entries assumed by the TLB risk (x86-64: 4 KiB
-/// pages, 64 first-level data-TLB entries).
-constexpr int64_t PageBytes = 4096;
-constexpr uint64_t TlbEntries = 64;
 
 /// The risks of Given, whose normal form is Normal (spelled NormalText in
 /// the report's notation, used in suggestions).

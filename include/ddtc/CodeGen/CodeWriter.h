@@ -47,8 +47,6 @@ std::string intLiteral(int64_t V);
 /// "{a, b, c}", wrapped every 16 values.
 std::string initializerList(std::span<const int64_t> Values);
 
-/// Text cut to at most Max characters, with "..." when cut.
-std::string shorten(std::string_view Text, size_t Max);
 
 } // namespace ddtc
 

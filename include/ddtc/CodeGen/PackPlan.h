@@ -27,6 +27,7 @@
 #define DDTC_CODEGEN_PACKPLAN_H
 
 #include "ddtc/IR/Type.h"
+#include "ddtc/Support/Machine.h"
 
 #include <cstdint>
 #include <memory>
@@ -47,7 +48,7 @@ struct PlanOptions {
   /// column than a TLB holds, and use one block of each cache line per
   /// column visit.
   unsigned TileMinPages = 64;
-  int64_t PageBytes = 4096;
+  int64_t PageBytes = ddtc::PageBytes;
   /// Tile: columns x rows (copies of the parent x blocks of the child).
   /// 8 rows touch at most 8 pages of the strided side and fit the ways of
   /// an 8-way L1 even when the rows are a multiple of 4 KiB apart and so

@@ -10,7 +10,9 @@
 #ifndef DDTC_SUPPORT_CHECKEDINT_H
 #define DDTC_SUPPORT_CHECKEDINT_H
 
+#include <concepts>
 #include <cstdint>
+#include <limits>
 #include <optional>
 
 namespace ddtc {
@@ -63,16 +65,23 @@ private:
   std::optional<int64_t> Value;
 };
 
-/// Saturating addition for quantities that are reported, not used for
-/// addressing (description cost of a tree that reuses a subtree 2^100 times).
-inline uint64_t saturatingAdd(uint64_t A, uint64_t B) {
-  uint64_t R;
-  return __builtin_add_overflow(A, B, &R) ? UINT64_MAX : R;
+/// Saturating arithmetic for quantities that are reported, not used for
+/// addressing (description cost of a tree that reuses a subtree 2^100
+/// times, bytes a trace counts): on overflow, the largest value of T (the
+/// smallest for a signed result below it).
+template <std::integral T> T saturatingAdd(T A, T B) {
+  T R;
+  if (!__builtin_add_overflow(A, B, &R))
+    return R;
+  return B > 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
 }
 
-inline uint64_t saturatingMul(uint64_t A, uint64_t B) {
-  uint64_t R;
-  return __builtin_mul_overflow(A, B, &R) ? UINT64_MAX : R;
+template <std::integral T> T saturatingMul(T A, T B) {
+  T R;
+  if (!__builtin_mul_overflow(A, B, &R))
+    return R;
+  return (A < 0) == (B < 0) ? std::numeric_limits<T>::max()
+                            : std::numeric_limits<T>::min();
 }
 
 } // namespace ddtc
