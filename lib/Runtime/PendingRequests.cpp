@@ -8,6 +8,7 @@ namespace ddtc {
 
 void PendingRequests::add(MPI_Request R, Pending P) {
   std::lock_guard<std::mutex> G(Lock);
+  P.Serial = NextSerial++;
   Table[R] = std::move(P);
   Size.store(Table.size() + Orphans.size(), std::memory_order_relaxed);
 }
@@ -42,7 +43,8 @@ void PendingRequests::finish(MPI_Request R, const Pending &P,
                              const MPI_Status &Status, int Rc) {
   {
     std::lock_guard<std::mutex> G(Lock);
-    Table.erase(R);
+    if (auto It = Table.find(R); It != Table.end() && It->second.Serial == P.Serial)
+      Table.erase(It);
     Size.store(Table.size() + Orphans.size(), std::memory_order_relaxed);
   }
   complete(P, Status, Rc);

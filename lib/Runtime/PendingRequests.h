@@ -33,6 +33,11 @@ struct Pending {
   void *UserBuffer = nullptr;
   MPI_Count Count = 0;
   BindingRef B;
+  /// Set by add(): MPI reuses the handle of a completed request at once,
+  /// possibly for another thread's call before the completing thread has
+  /// finished with the table, so the entry is removed only if it is still
+  /// this one.
+  uint64_t Serial = 0;
 };
 
 class PendingRequests {
@@ -65,6 +70,7 @@ private:
   std::unordered_map<MPI_Request, Pending> Table;
   std::vector<std::pair<MPI_Request, Pending>> Orphans;
   std::atomic<size_t> Size{0};
+  uint64_t NextSerial = 1;
 };
 
 } // namespace ddtc
