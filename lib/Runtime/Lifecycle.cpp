@@ -9,6 +9,7 @@
 #include "KernelRegistry.h"
 #include "RuntimeState.h"
 
+#include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/Runtime/RuntimeSupport.h"
 
@@ -41,15 +42,13 @@ void start() {
   R.Active = Requested || !KernelRegistry::get().empty();
 }
 
-std::string jsonString(const std::string &S) { return jsonQuote(S); }
-
 std::string report() {
   RuntimeState &R = runtime();
   int Size = 0;
   PMPI_Comm_size(MPI_COMM_WORLD, &Size);
   std::string J = "{\n";
   J += "  \"ddtc_rt\": 1,\n";
-  J += "  \"version\": " + jsonString(DDTC_VERSION) + ",\n";
+  J += "  \"version\": " + jsonQuote(DDTC_VERSION) + ",\n";
   J += "  \"rank\": " + std::to_string(R.Rank) + ",\n";
   J += "  \"size\": " + std::to_string(Size) + ",\n";
   J += std::string("  \"active\": ") + (R.Active ? "true" : "false") + ",\n";
@@ -60,7 +59,7 @@ std::string report() {
   bool First = true;
   for (const auto &[Path, N] : KernelRegistry::get().getLibraries()) {
     J += std::string(First ? "\n" : ",\n") + "    {\"path\": " +
-         jsonString(Path) + ", \"kernels\": " + std::to_string(N) + "}";
+         jsonQuote(Path) + ", \"kernels\": " + std::to_string(N) + "}";
     First = false;
   }
   J += First ? "],\n" : "\n  ],\n";
@@ -68,16 +67,16 @@ std::string report() {
   First = true;
   for (const TypeStats *S : R.Bindings.stats()) {
     J += std::string(First ? "\n" : ",\n") + "    {\"name\": " +
-         jsonString(S->Name);
+         jsonQuote(S->Name);
     if (!S->Key.empty())
-      J += ", \"key\": " + jsonString(S->Key);
+      J += ", \"key\": " + jsonQuote(S->Key);
     J += ", \"commits\": " + std::to_string(S->Commits.load());
     if (!S->Kernel.empty()) {
-      J += ", \"kernel\": " + jsonString(S->Kernel) +
-           ", \"library\": " + jsonString(S->Library) +
+      J += ", \"kernel\": " + jsonQuote(S->Kernel) +
+           ", \"library\": " + jsonQuote(S->Library) +
            ", \"offset\": " + std::to_string(S->Offset);
     } else {
-      J += ", \"kernel\": null, \"reason\": " + jsonString(S->Reason);
+      J += ", \"kernel\": null, \"reason\": " + jsonQuote(S->Reason);
     }
     J += ", \"substituted\": " + std::to_string(S->SubstitutedCalls.load()) +
          ", \"bytes\": " + std::to_string(S->SubstitutedBytes.load()) +

@@ -52,77 +52,8 @@ std::string expandPattern(std::string_view Pattern, int Rank, long Pid) {
 
 namespace {
 
-/// Length of the valid UTF-8 sequence at S[I] (1 to 4), or 0 when the bytes
-/// there are not one (overlong forms and surrogates included).
-size_t utf8Length(std::string_view S, size_t I) {
-  auto Byte = [&](size_t K) { return static_cast<unsigned char>(S[K]); };
-  unsigned char B = Byte(I);
-  size_t N;
-  uint32_t Min, Cp;
-  if (B < 0x80)
-    return 1;
-  if ((B & 0xE0) == 0xC0) {
-    N = 2, Min = 0x80, Cp = B & 0x1F;
-  } else if ((B & 0xF0) == 0xE0) {
-    N = 3, Min = 0x800, Cp = B & 0x0F;
-  } else if ((B & 0xF8) == 0xF0) {
-    N = 4, Min = 0x10000, Cp = B & 0x07;
-  } else {
-    return 0;
-  }
-  if (I + N > S.size())
-    return 0;
-  for (size_t K = 1; K < N; ++K) {
-    if ((Byte(I + K) & 0xC0) != 0x80)
-      return 0;
-    Cp = (Cp << 6) | (Byte(I + K) & 0x3F);
-  }
-  if (Cp < Min || Cp > 0x10FFFF || (Cp >= 0xD800 && Cp <= 0xDFFF))
-    return 0;
-  return N;
-}
 
 } // namespace
-
-std::string jsonQuote(std::string_view S) {
-  std::string Out;
-  Out.reserve(S.size() + 2);
-  Out += '"';
-  for (size_t I = 0; I < S.size();) {
-    unsigned char C = static_cast<unsigned char>(S[I]);
-    if (C >= 0x80) {
-      size_t N = utf8Length(S, I);
-      if (N == 0) {
-        Out += "\\ufffd";
-        ++I;
-      } else {
-        Out.append(S.substr(I, N));
-        I += N;
-      }
-      continue;
-    }
-    switch (C) {
-    case '"': Out += "\\\""; break;
-    case '\\': Out += "\\\\"; break;
-    case '\b': Out += "\\b"; break;
-    case '\f': Out += "\\f"; break;
-    case '\n': Out += "\\n"; break;
-    case '\r': Out += "\\r"; break;
-    case '\t': Out += "\\t"; break;
-    default:
-      if (C < 0x20) {
-        char Buf[8];
-        std::snprintf(Buf, sizeof(Buf), "\\u%04x", C);
-        Out += Buf;
-      } else {
-        Out += static_cast<char>(C);
-      }
-    }
-    ++I;
-  }
-  Out += '"';
-  return Out;
-}
 
 std::string getEnvOr(const char *Name, std::string_view Default) {
   const char *V = std::getenv(Name);

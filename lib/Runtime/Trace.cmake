@@ -4,13 +4,11 @@
 # Included by lib/Runtime/CMakeLists.txt.
 
 # Helpers shared by both runtime libraries (and by nothing that may link
-# LLVM, CLI11 or nlohmann): output patterns, JSON quoting, atomic files,
-# and the v1 writer.
+# LLVM, CLI11 or nlohmann): output patterns and atomic files.
 add_library(ddtcRuntimeSupport STATIC
   ${CMAKE_CURRENT_LIST_DIR}/RuntimeSupport.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/TraceWriter.cpp
 )
-target_link_libraries(ddtcRuntimeSupport PUBLIC ddtcIR)
+target_link_libraries(ddtcRuntimeSupport PUBLIC ddtcIR ddtcFormat)
 set_target_properties(ddtcRuntimeSupport PROPERTIES POSITION_INDEPENDENT_CODE ON)
 
 add_library(ddtc_trace SHARED

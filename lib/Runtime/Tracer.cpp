@@ -20,7 +20,7 @@
 #include "ddtc/IR/Module.h"
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/Runtime/RuntimeSupport.h"
-#include "ddtc/Runtime/TraceWriter.h"
+#include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/Support/CheckedInt.h"
 
 #include <cxxabi.h>
@@ -333,7 +333,7 @@ std::string Tracer::buildTrace(bool Aborted, int Rank, int Size) {
     Info += ", \"aborted\": true";
   Info += ", \"skipped\": [" + Skipped + "]}";
   M.extras().emplace_back("x-trace", Info);
-  return writeTraceDescription(M);
+  return writeDescription(M);
 }
 
 void Tracer::finish(bool Aborted) {

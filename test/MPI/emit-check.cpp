@@ -54,7 +54,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/Frontend/JSONReader.h"
-#include "ddtc/Frontend/JSONWriter.h"
+#include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"

@@ -12,7 +12,7 @@
 #include "ddtc/Analysis/Risks.h"
 #include "ddtc/Analysis/TypeMetrics.h"
 #include "ddtc/Frontend/JSONReader.h"
-#include "ddtc/Frontend/JSONWriter.h"
+#include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/Passes/Normalizer.h"

@@ -9,7 +9,7 @@
 #include "Commands.h"
 
 #include "ddtc/Frontend/JSONReader.h"
-#include "ddtc/Frontend/JSONWriter.h"
+#include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/Equivalence.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"

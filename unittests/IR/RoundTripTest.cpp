@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/Frontend/JSONReader.h"
-#include "ddtc/Frontend/JSONWriter.h"
+#include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/IR/Verifier.h"

@@ -2,8 +2,8 @@
 //
 // What both interposition libraries (libddtc_trace.so, libddtc_rt.so) need
 // and may not take from LLVM, CLI11 or nlohmann: the output file patterns
-// of their environment variables, JSON string quoting for the files they
-// write, and writing a file so that readers never see half of it.
+// of their environment variables and writing a file so that readers never
+// see half of it. (JSON quoting is the format writer's: DescriptionWriter.h.)
 //
 //===----------------------------------------------------------------------===//
 #ifndef DDTC_RUNTIME_RUNTIMESUPPORT_H
@@ -18,11 +18,6 @@ namespace ddtc {
 /// other `%` sequence is kept as it is (contracts §5: DDTC_TRACE,
 /// DDTC_RT_REPORT).
 std::string expandPattern(std::string_view Pattern, int Rank, long Pid);
-
-/// S as a JSON string literal, quotes included. Bytes that are not valid
-/// UTF-8 become U+FFFD, so that the file stays readable by strict parsers
-/// whatever the program's names and paths contain.
-std::string jsonQuote(std::string_view S);
 
 /// The value of environment variable Name, or Default when it is unset or
 /// empty.
