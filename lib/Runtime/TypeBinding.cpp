@@ -54,6 +54,10 @@ BindingTable::KeyResult BindingTable::keyOf(Binding &B) {
   const Type *T = B.T;
   if (T->size() == 0)
     return {std::nullopt, "no data to pack"};
+  // MPI sends a dense type straight from the program's memory; a kernel
+  // would only add a copy.
+  if (B.Contiguous)
+    return {std::nullopt, "contiguous: MPI moves it without packing"};
   // Only a kernel of the same size and extent can match: the types of a
   // program that have none are not normalized at all.
   if (!KernelRegistry::get().hasShape(static_cast<uint64_t>(T->size()),
