@@ -33,7 +33,7 @@ bool substitutesCollective(MPI_Comm Comm) {
 void noteUse(const BindingRef &B, uint64_t Bytes) {
   if (!B)
     return;
-  if (B->Kernel)
+  if (B->isBound())
     runtime().noteSubstituted(*B, Bytes);
   else
     runtime().notePassed(*B);

@@ -72,9 +72,10 @@ std::string report() {
       J += ", \"key\": " + jsonQuote(S->Key);
     J += ", \"commits\": " + std::to_string(S->Commits.load());
     if (!S->Kernel.empty()) {
-      J += ", \"kernel\": " + jsonQuote(S->Kernel) +
-           ", \"library\": " + jsonQuote(S->Library) +
-           ", \"offset\": " + std::to_string(S->Offset);
+      J += ", \"kernel\": " + jsonQuote(S->Kernel);
+      if (!S->Library.empty())
+        J += ", \"library\": " + jsonQuote(S->Library) +
+             ", \"offset\": " + std::to_string(S->Offset);
     } else {
       J += ", \"kernel\": null, \"reason\": " + jsonQuote(S->Reason);
     }

@@ -52,8 +52,8 @@ PackedLayout getPackedLayout(const Binding *B, MPI_Datatype T) {
 
 int packAny(const Binding *B, MPI_Datatype T, const void *Buf, MPI_Count Count,
             char *Out, MPI_Comm Comm) {
-  if (B && B->Kernel) {
-    B->Kernel->pack(B->kernelBuffer(Buf), static_cast<size_t>(Count), Out);
+  if (B && B->isBound()) {
+    B->pack(Buf, static_cast<size_t>(Count), Out);
     return MPI_SUCCESS;
   }
   PackedLayout L = getPackedLayout(B, T);
@@ -84,8 +84,8 @@ int unpackAny(const Binding *B, MPI_Datatype T, const char *In,
     std::memcpy(bytes(Buf) + L.Lb, Packed, static_cast<size_t>(Bytes));
     return MPI_SUCCESS;
   }
-  if (B && B->Kernel) {
-    B->Kernel->unpack(Packed, static_cast<size_t>(Full), B->kernelBuffer(Buf));
+  if (B && B->isBound()) {
+    B->unpack(Packed, static_cast<size_t>(Full), Buf);
   } else if (Buf == MPI_BOTTOM && B && B->T) {
     walkCopy(B->T, Full, bytes(Buf), Packed, static_cast<uint64_t>(Full) * L.Size,
              /*Pack=*/false);

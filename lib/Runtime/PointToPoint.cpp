@@ -34,7 +34,7 @@ int sendPacked(const void *Buf, int Count, MPI_Datatype T, SendFn Send) {
   PooledBuffer Packed(Bytes);
   if (!Packed.data())
     return Send(Buf, Count, T);
-  B->Kernel->pack(B->kernelBuffer(Buf), Count, Packed.data());
+  B->pack(Buf, Count, Packed.data());
   R.noteSubstituted(*B, Bytes);
   return Send(Packed.data(), static_cast<MPI_Count>(Bytes), MPI_PACKED);
 }
@@ -55,7 +55,7 @@ int startPacked(const void *Buf, int Count, MPI_Datatype T, bool IsReceive,
   if (!Packed)
     return Start(Buf, Count, T);
   if (!IsReceive)
-    B->Kernel->pack(B->kernelBuffer(Buf), Count, Packed);
+    B->pack(Buf, Count, Packed);
   int Rc = Start(Packed, static_cast<MPI_Count>(Bytes), MPI_PACKED);
   if (Rc != MPI_SUCCESS) {
     BufferPool::get().release(Packed, Bytes);
@@ -155,7 +155,7 @@ DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
   MPI_Count SCount = sendcount;
   MPI_Datatype SType = sendtype;
   if (SB) {
-    SB->Kernel->pack(SB->kernelBuffer(sendbuf), sendcount, SendPacked.data());
+    SB->pack(sendbuf, sendcount, SendPacked.data());
     SBuf = SendPacked.data();
     SCount = static_cast<MPI_Count>(SendBytes);
     SType = MPI_PACKED;
@@ -194,7 +194,7 @@ DDTC_EXPORT int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
       static_cast<uint64_t>(*position) + Bytes > static_cast<uint64_t>(outsize))
     return PMPI_Pack(inbuf, incount, datatype, outbuf, outsize, position,
                      comm);
-  B->Kernel->pack(B->kernelBuffer(inbuf), incount,
+  B->pack(inbuf, incount,
                   static_cast<char *>(outbuf) + *position);
   *position += static_cast<int>(Bytes);
   R.noteSubstituted(*B, Bytes);
@@ -211,8 +211,7 @@ DDTC_EXPORT int MPI_Unpack(const void *inbuf, int insize, int *position,
       static_cast<uint64_t>(*position) + Bytes > static_cast<uint64_t>(insize))
     return PMPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype,
                        comm);
-  B->Kernel->unpack(static_cast<const char *>(inbuf) + *position, outcount,
-                    B->kernelBuffer(outbuf));
+  B->unpack(static_cast<const char *>(inbuf) + *position, outcount, outbuf);
   *position += static_cast<int>(Bytes);
   R.noteSubstituted(*B, Bytes);
   return MPI_SUCCESS;
@@ -225,7 +224,7 @@ DDTC_EXPORT int MPI_Pack_size(int incount, MPI_Datatype datatype,
   BindingRef B = runtime().Active.load(std::memory_order_relaxed)
                      ? runtime().Bindings.lookup(datatype)
                      : nullptr;
-  if (!B || !B->Kernel || incount < 0 ||
+  if (!B || !B->isBound() || incount < 0 ||
       static_cast<uint64_t>(incount) * B->Size > INT32_MAX)
     return PMPI_Pack_size(incount, datatype, comm, size);
   *size = static_cast<int>(incount * B->Size);

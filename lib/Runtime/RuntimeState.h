@@ -38,7 +38,7 @@ struct RuntimeState {
     BindingRef B = Bindings.lookup(T);
     if (!B)
       return nullptr;
-    if (!B->Kernel || Count <= 0) {
+    if (!B->isBound() || Count <= 0) {
       notePassed(*B);
       return nullptr;
     }

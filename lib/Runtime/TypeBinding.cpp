@@ -50,13 +50,13 @@ const LoadedKernel *findKernel(Binding &B, const LayoutKey &K,
 
 } // namespace
 
-BindingTable::KeyResult BindingTable::keyOf(Binding &B) {
-  const Type *T = B.T;
+BindingTable::KeyResult BindingTable::keyOf(TypeContext &Ctx,
+                                            const Type *T) {
   if (T->size() == 0)
     return {std::nullopt, "no data to pack"};
   // MPI sends a dense type straight from the program's memory; a kernel
   // would only add a copy.
-  if (B.Contiguous)
+  if (T->getLayout().isDense())
     return {std::nullopt, "contiguous: MPI moves it without packing"};
   // Only a kernel of the same size and extent can match: the types of a
   // program that have none are not normalized at all.
@@ -75,9 +75,9 @@ BindingTable::KeyResult BindingTable::keyOf(Binding &B) {
     if (auto It = KeyCache.find(Print); It != KeyCache.end())
       return It->second;
   }
-  Normalizer N(*B.Ctx);
+  Normalizer N(Ctx);
   KeyResult R;
-  R.Key = computeLayoutKey(N, *B.Ctx, T);
+  R.Key = computeLayoutKey(N, Ctx, T);
   if (!R.Key)
     R.Reason = "no layout key: its displacements overflow when translated";
   std::lock_guard<std::mutex> G(KeyLock);
@@ -86,6 +86,40 @@ BindingTable::KeyResult BindingTable::keyOf(Binding &B) {
     KeyCache.clear();
   KeyCache.emplace(Print, R);
   return R;
+}
+
+bool BindingTable::bindMembers(Binding &B, std::string &Names) {
+  auto *S = cast<StructType>(B.T);
+  std::vector<Binding::Member> Members;
+  for (size_t I = 0; I < S->getTypes().size(); ++I) {
+    const Type *M = S->getTypes()[I];
+    int64_t Count = S->getBlockLengths()[I];
+    if (Count == 0 || M->size() == 0)
+      continue;
+    uint64_t Bytes = static_cast<uint64_t>(Count) * M->size();
+    int64_t At = S->getDisplacements()[I];
+    std::string Name;
+    if (M->getLayout().isDense()) {
+      Members.push_back({nullptr, At + M->lb(), size_t(Count), Bytes});
+      Name = "(dense)";
+    } else {
+      KeyResult K = keyOf(*B.Ctx, M);
+      if (!K.Key)
+        return false;
+      const LoadedKernel *L = KernelRegistry::get().lookup(K.Key->Print);
+      if (!L || L->Kernel->size != static_cast<uint64_t>(M->size()) ||
+          L->Kernel->extent != M->extent())
+        return false;
+      Members.push_back({L->Kernel, At + K.Key->TrueLb - L->Kernel->true_lb,
+                         size_t(Count), Bytes});
+      Name = L->Kernel->name ? L->Kernel->name : "?";
+    }
+    Names += (Names.empty() ? "members: " : ", ") + Name;
+  }
+  if (Members.empty())
+    return false;
+  B.Members = std::move(Members);
+  return true;
 }
 
 void BindingTable::bind(MPI_Datatype H,
@@ -100,7 +134,7 @@ void BindingTable::bind(MPI_Datatype H,
   B->Lb = Lb;
   B->Extent = Extent;
 
-  std::string Key, Reason;
+  std::string Key, Reason, MemberNames;
   const LoadedKernel *Found = nullptr;
   try {
     B->Ctx = std::make_unique<TypeContext>();
@@ -110,12 +144,14 @@ void BindingTable::bind(MPI_Datatype H,
     } else {
       B->T = *T;
       B->Contiguous = B->T->getLayout().isDense();
-      KeyResult K = keyOf(*B);
+      KeyResult K = keyOf(*B->Ctx, B->T);
       Reason = K.Reason;
       if (K.Key) {
         Key = formatKey(K.Key->Print);
         Found = findKernel(*B, *K.Key, Reason);
       }
+      if (!Found && isa<StructType>(B->T) && bindMembers(*B, MemberNames))
+        Reason.clear();
     }
   } catch (const std::exception &E) {
     // Out of memory on a huge type: the program goes on without a kernel.
@@ -142,6 +178,8 @@ void BindingTable::bind(MPI_Datatype H,
       S->Kernel = Found->Kernel->name ? Found->Kernel->name : "";
       S->Library = Found->Library;
       S->Offset = B->Offset;
+    } else if (!B->Members.empty()) {
+      S->Kernel = MemberNames;
     } else {
       S->Reason = Reason;
     }

@@ -25,6 +25,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -54,7 +55,21 @@ struct TypeStats {
 };
 
 struct Binding {
+  /// The kernel of the whole type, or null.
   const ddtc_kernel *Kernel = nullptr;
+  /// Or a struct bound member by member: a struct of absolute addresses
+  /// (MPI_BOTTOM) whose arrays were allocated apart moves by a different
+  /// amount per member from run to run, so only its members match kernels.
+  /// A struct's typemap is its members' in order, so packing it is packing
+  /// each member in turn.
+  struct Member {
+    const ddtc_kernel *Kernel; ///< null: a dense member, copied as it is
+    int64_t Offset;   ///< from the instance's address to the kernel's buffer
+                      ///< (for a dense member, to its data)
+    size_t Count;     ///< the member's blocklength
+    uint64_t Bytes;   ///< packed bytes of the member
+  };
+  std::vector<Member> Members;
   /// Added to the program's buffer address to get the kernel's.
   int64_t Offset = 0;
   uint64_t Size = 0; ///< MPI_Type_size
@@ -70,10 +85,49 @@ struct Binding {
 
   TypeStats *Stats = nullptr; ///< owned by the table, never freed
 
-  /// The buffer address the kernel wants for the program's Buf.
-  void *kernelBuffer(const void *Buf) const {
+  bool isBound() const { return Kernel || !Members.empty(); }
+
+  /// Packs Count instances at Buf (the program's buffer) to Out.
+  void pack(const void *Buf, size_t Count, void *Out) const {
+    if (Kernel) {
+      Kernel->pack(at(Buf, Offset), Count, Out);
+      return;
+    }
+    char *P = static_cast<char *>(Out);
+    for (size_t I = 0; I < Count; ++I)
+      for (const Member &M : Members) {
+        char *Typed = at(Buf, int64_t(I) * Extent + M.Offset);
+        if (M.Kernel)
+          M.Kernel->pack(Typed, M.Count, P);
+        else
+          std::memcpy(P, Typed, M.Bytes);
+        P += M.Bytes;
+      }
+  }
+  /// Unpacks Count instances from In to Buf.
+  void unpack(const void *In, size_t Count, void *Buf) const {
+    if (Kernel) {
+      Kernel->unpack(In, Count, at(Buf, Offset));
+      return;
+    }
+    const char *P = static_cast<const char *>(In);
+    for (size_t I = 0; I < Count; ++I)
+      for (const Member &M : Members) {
+        char *Typed = at(Buf, int64_t(I) * Extent + M.Offset);
+        if (M.Kernel)
+          M.Kernel->unpack(P, M.Count, Typed);
+        else
+          std::memcpy(Typed, P, M.Bytes);
+        P += M.Bytes;
+      }
+  }
+
+private:
+  static char *at(const void *Buf, int64_t Offset) {
     return const_cast<char *>(static_cast<const char *>(Buf)) + Offset;
   }
+
+public:
 };
 
 using BindingRef = std::shared_ptr<Binding>;
@@ -103,7 +157,9 @@ private:
     std::optional<LayoutKey> Key;
     std::string Reason;
   };
-  KeyResult keyOf(Binding &B);
+  KeyResult keyOf(TypeContext &Ctx, const Type *T);
+  /// Binds a struct member by member; false if some member has no kernel.
+  bool bindMembers(Binding &B, std::string &Names);
 
   mutable std::shared_mutex Lock;
   std::unordered_map<MPI_Datatype, BindingRef> Live;

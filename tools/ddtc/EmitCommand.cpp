@@ -26,6 +26,33 @@ namespace ddtc {
 
 namespace {
 
+/// A struct of absolute addresses (a trace's "x-bottom" type) matches no
+/// later run as a whole when its arrays were allocated apart: the distances
+/// between them change. Its members get kernels of their own, named
+/// NAME_memberI, which the runtime binds member by member
+/// (docs/runtime.md, "Binding at commit").
+void addBottomMembers(Module &M) {
+  size_t NumGiven = M.types().size();
+  for (size_t I = 0; I < NumGiven; ++I) {
+    const NamedType &N = M.types()[I];
+    bool Bottom = false;
+    for (const ExtraField &X : N.Extras)
+      Bottom |= X.first == "x-bottom" && X.second == "true";
+    auto *S = dyn_cast<StructType>(N.T);
+    if (!Bottom || !S)
+      continue;
+    std::string Base = N.Name;
+    std::vector<const Type *> Members(S->getTypes().begin(),
+                                      S->getTypes().end());
+    for (size_t J = 0; J < Members.size(); ++J) {
+      std::string Name = Base + "_member" + std::to_string(J);
+      while (M.lookup(Name))
+        Name += "_";
+      M.types().push_back({Name, Members[J], {}});
+    }
+  }
+}
+
 std::string baseName(const std::string &Path) {
   size_t Slash = Path.find_last_of('/');
   return Slash == std::string::npos ? Path : Path.substr(Slash + 1);
@@ -84,6 +111,8 @@ int runEmit(const EmitOptions &Options) {
     reportError(E.message());
     return ExitBadInput;
   }
+
+  addBottomMembers(M);
 
   // Keys from the types as described, before the pipeline: the runtime
   // keys the type the program built, which is the input, and a key is the

@@ -7,7 +7,9 @@
  * sends, rank 1 receives, with MPI_Send/MPI_Recv, MPI_Isend/MPI_Irecv and
  * MPI_Bcast; rank 1 prints a digest of what it received.
  *
- * Usage: rt-bottom PAD -- PAD KiB are allocated first, to move the arrays.
+ * Usage: rt-bottom PAD [GAP] -- PAD KiB are allocated first, to move the
+ * arrays; with GAP, the two arrays are allocated apart, GAP bytes between
+ * them, so that their distance changes from run to run too.
  *
  *===----------------------------------------------------------------------===*/
 #include <mpi.h>
@@ -33,11 +35,15 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   size_t pad = (size_t)(argc > 1 ? atoi(argv[1]) : 0) * 1024 + 16 * rank;
   char *junk = malloc(pad + 1);
-  /* One allocation: the two arrays keep their distance in every run. */
+  /* One allocation: the two arrays keep their distance in every run;
+     unless GAP is given. */
+  int apart = argc > 2;
   size_t bytes = BOFFSET + NB * sizeof(int);
   unsigned char *base = malloc(bytes);
+  char *gap = apart ? malloc((size_t)atoi(argv[2]) + 1) : NULL;
+  unsigned char *bbase = apart ? malloc(bytes) : base;
   double *a = (double *)base;
-  int *b = (int *)(base + BOFFSET);
+  int *b = (int *)(bbase + BOFFSET);
 
   MPI_Datatype va, vb, t, types[2];
   int displs[50];
@@ -57,8 +63,10 @@ int main(int argc, char **argv) {
   MPI_Type_free(&vb);
 
   for (int round = 0; round < 3; ++round) {
-    for (size_t i = 0; i < bytes; ++i)
+    for (size_t i = 0; i < bytes; ++i) {
       base[i] = (unsigned char)(rank == 0 ? i * 7 + round : 0xEE);
+      bbase[i] = (unsigned char)(rank == 0 ? i * 5 + round : 0xEE);
+    }
     if (round == 0) {
       if (rank == 0)
         MPI_Send(MPI_BOTTOM, 1, t, 1, 0, MPI_COMM_WORLD);
@@ -75,10 +83,14 @@ int main(int argc, char **argv) {
       MPI_Bcast(MPI_BOTTOM, 1, t, 0, MPI_COMM_WORLD);
     }
     if (rank == 1)
-      printf("round %d: %016llx\n", round,
-             (unsigned long long)digest(base, bytes));
+      printf("round %d: %016llx %016llx\n", round,
+             (unsigned long long)digest(base, bytes),
+             (unsigned long long)digest(bbase, bytes));
   }
   MPI_Type_free(&t);
+  if (apart)
+    free(bbase);
+  free(gap);
   free(base);
   free(junk);
   MPI_Finalize();
