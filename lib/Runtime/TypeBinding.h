@@ -89,42 +89,40 @@ struct Binding {
 
   /// Packs Count instances at Buf (the program's buffer) to Out.
   void pack(const void *Buf, size_t Count, void *Out) const {
-    if (Kernel) {
-      Kernel->pack(at(Buf, Offset), Count, Out);
-      return;
-    }
-    char *P = static_cast<char *>(Out);
-    for (size_t I = 0; I < Count; ++I)
-      for (const Member &M : Members) {
-        char *Typed = at(Buf, int64_t(I) * Extent + M.Offset);
-        if (M.Kernel)
-          M.Kernel->pack(Typed, M.Count, P);
-        else
-          std::memcpy(P, Typed, M.Bytes);
-        P += M.Bytes;
-      }
+    transfer<true>(at(Buf, 0), Count, static_cast<char *>(Out));
   }
   /// Unpacks Count instances from In to Buf.
   void unpack(const void *In, size_t Count, void *Buf) const {
-    if (Kernel) {
-      Kernel->unpack(In, Count, at(Buf, Offset));
-      return;
-    }
-    const char *P = static_cast<const char *>(In);
-    for (size_t I = 0; I < Count; ++I)
-      for (const Member &M : Members) {
-        char *Typed = at(Buf, int64_t(I) * Extent + M.Offset);
-        if (M.Kernel)
-          M.Kernel->unpack(P, M.Count, Typed);
-        else
-          std::memcpy(Typed, P, M.Bytes);
-        P += M.Bytes;
-      }
+    transfer<false>(at(Buf, 0), Count, at(In, 0));
   }
 
 private:
   static char *at(const void *Buf, int64_t Offset) {
     return const_cast<char *>(static_cast<const char *>(Buf)) + Offset;
+  }
+  /// One loop for both directions, so that pack and unpack cannot disagree
+  /// on the order of the members.
+  template <bool Pack>
+  void transfer(char *Typed, size_t Count, char *Packed) const {
+    auto Copy = [](const ddtc_kernel *K, char *T, size_t N, char *P,
+                   uint64_t Bytes) {
+      if (!K)
+        std::memcpy(Pack ? P : T, Pack ? T : P, Bytes);
+      else if (Pack)
+        K->pack(T, N, P);
+      else
+        K->unpack(P, N, T);
+    };
+    if (Kernel) {
+      Copy(Kernel, Typed + Offset, Count, Packed, 0);
+      return;
+    }
+    for (size_t I = 0; I < Count; ++I)
+      for (const Member &M : Members) {
+        Copy(M.Kernel, Typed + int64_t(I) * Extent + M.Offset, M.Count, Packed,
+             M.Bytes);
+        Packed += M.Bytes;
+      }
   }
 
 public:
