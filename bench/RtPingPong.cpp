@@ -1,0 +1,385 @@
+//===- bench/RtPingPong.cpp - Ping-pong of committed types, two ranks -----===//
+//
+// The benchmark of libddtc_rt.so (docs/performance.md, "Runtime
+// substitution"; run by bench/rt-pingpong.sh). An ordinary MPI program: it
+// builds every named type of its description files with MPI constructor
+// calls (TypeBuilder), commits it and communicates it with MPI_Send and
+// MPI_Recv. It knows nothing of ddtc's kernels; the script runs the same
+// binary plain and with the runtime preloaded, and compares.
+//
+// Ping-pong (the default; 2 ranks): the method of seed 000, §2.3. One
+// instance of the type goes from rank 0 to rank 1 and back (rank 1 returns
+// what it received, from its receive buffer). Before each ping-pong both
+// ranks meet in MPI_Barrier; each times its own part with MPI_Wtime, and
+// the time of the ping-pong is the larger of the two. A run is nrep
+// ping-pongs, by packed size m:
+//
+//   nrep = 100 if m <= 32 KiB,  50 if m <= 320 KiB,  20 beyond
+//
+// (the seed's thresholds, "32 kBytes" and "320 kBytes", read as KiB; --nrep
+// overrides). Each ping-pong of the type is followed by one of the
+// reference: the same number of bytes as one contiguous MPI_BYTE message,
+// so that both see the same moment of the machine. Per run the median of
+// the nrep times is taken; over --runs runs, the median, mean, minimum and
+// maximum of those medians are printed. Before the runs, two ping-pongs of
+// each (not timed) warm up the buffers and MPI's paths, and the first one
+// is checked: the bytes rank 0 gets back must be the bytes it sent, at
+// every typemap position.
+//
+// Commit (--commit; any number of ranks, rank 0 works): times
+// MPI_Type_commit of each type, built afresh (not timed) before every
+// commit and freed after it. The first commit of a type in the process is
+// reported alone: under the runtime it decodes, normalizes and looks the
+// type up, and later commits of the same type may find the result cached.
+// Then --commit-reps commits per run, the median of each run, the same
+// statistics over --runs runs.
+//
+// Buffers: one instance spans [true lb, true lb + true extent) from the
+// pointer given to MPI; that pointer is 64-byte aligned, as an
+// application's array would be, and the allocation covers the span
+// extended to 64-byte boundaries.
+//
+// Types of size 0 and those on which MPICH 4.0.2's pack may crash
+// (mayCrashYaksaPack) are skipped, with a note on stderr.
+//
+// Usage:
+//   ddtc-rt-pingpong [--runs R] [--nrep N] FILE...
+//   ddtc-rt-pingpong --commit [--runs R] [--commit-reps N] FILE...
+//
+// Output (rank 0), CSV with a header line, times in microseconds:
+//   name,bytes,nrep,type_median,type_mean,type_min,type_max,
+//     ref_median,ref_mean,ref_min,ref_max
+//   name,bytes,reps,first,commit_median,commit_mean,commit_min,commit_max
+//
+//===----------------------------------------------------------------------===//
+#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/IR/Module.h"
+#include "ddtc/IR/TypeContext.h"
+#include "ddtc/IR/TypemapWalker.h"
+#include "ddtc/MPI/PredefinedHandles.h"
+#include "ddtc/MPI/TypeBuilder.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace ddtc;
+
+namespace {
+
+int Rank = 0, Size = 1;
+
+struct Options {
+  int Runs = 10;
+  int Nrep = 0; ///< 0: by message size
+  bool Commit = false;
+  int CommitReps = 20;
+  std::vector<std::string> Files;
+};
+
+[[noreturn]] void fail(const std::string &Msg) {
+  std::fprintf(stderr, "ddtc-rt-pingpong: error: %s\n", Msg.c_str());
+  std::fflush(stdout);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::exit(1);
+}
+
+//===----------------------------------------------------------------------===//
+// Statistics
+//===----------------------------------------------------------------------===//
+
+double median(std::vector<double> V) {
+  std::sort(V.begin(), V.end());
+  size_t N = V.size();
+  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
+}
+
+/// Seed 000 §2.3.3: the median of each run; over the runs, the median,
+/// mean, minimum and maximum of those medians (seconds in, microseconds
+/// out, as text).
+class RunStats {
+public:
+  void addRun(const std::vector<double> &Seconds) {
+    Medians.push_back(median(Seconds) * 1e6);
+  }
+  std::string csv() const {
+    double Mean = std::accumulate(Medians.begin(), Medians.end(), 0.0) /
+                  static_cast<double>(Medians.size());
+    auto [Min, Max] = std::minmax_element(Medians.begin(), Medians.end());
+    char Buf[128];
+    std::snprintf(Buf, sizeof Buf, "%.3f,%.3f,%.3f,%.3f", median(Medians),
+                  Mean, *Min, *Max);
+    return Buf;
+  }
+
+private:
+  std::vector<double> Medians;
+};
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+struct FreeDeleter {
+  void operator()(void *P) const { std::free(P); }
+};
+
+/// The bytes from Lo to Hi relative to a 64-byte aligned base pointer,
+/// filled with a pattern that depends on Salt.
+class Buffer {
+public:
+  Buffer(int64_t Lo, int64_t Hi, uint64_t Salt) {
+    // Lo rounded down to 64, so that the base is aligned.
+    int64_t Start = Lo >= 0 ? Lo / 64 * 64 : -((-Lo + 63) / 64 * 64);
+    size_t Bytes = static_cast<size_t>((Hi - Start + 63) / 64 * 64);
+    Mem.reset(static_cast<uint8_t *>(
+        std::aligned_alloc(64, std::max<size_t>(Bytes, 64))));
+    if (!Mem)
+      fail("out of memory");
+    Base = Mem.get() - Start;
+    uint64_t X = Salt * 0x9E3779B97F4A7C15ull + 1;
+    for (size_t I = 0; I < Bytes; ++I) {
+      X ^= X << 13;
+      X ^= X >> 7;
+      X ^= X << 17;
+      Mem[I] = static_cast<uint8_t>(X);
+    }
+  }
+  /// The pointer given to MPI: byte 0 of the typemap's coordinates.
+  uint8_t *base() { return Base; }
+
+private:
+  std::unique_ptr<uint8_t[], FreeDeleter> Mem;
+  uint8_t *Base = nullptr;
+};
+
+/// One instance of T.
+Buffer typedBuffer(const Type *T, uint64_t Salt) {
+  return Buffer(T->trueLb(), T->trueLb() + T->trueExtent(), Salt);
+}
+
+/// Whether A and B agree at every byte of one instance of T that carries a
+/// value (MPI_LONG_DOUBLE's padding bytes are left out: no MPI promises
+/// what lands there).
+bool sameData(const Type *T, const uint8_t *A, const uint8_t *B) {
+  TypemapWalker W(T, 1, WalkMode::Typed);
+  TypemapRun Run;
+  while (W.next(Run)) {
+    uint32_t Pad = getPredefinedInfo(Run.Basic).PadMask;
+    int64_t Elem = getPredefinedInfo(Run.Basic).Size;
+    for (int64_t Off = 0; Off < Run.Length; ++Off) {
+      if (Pad && (Pad >> (Off % Elem) & 1))
+        continue;
+      if (A[Run.Offset + Off] != B[Run.Offset + Off])
+        return false;
+    }
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Ping-pong
+//===----------------------------------------------------------------------===//
+
+/// One timed ping-pong of Count elements of T; this rank's elapsed time.
+double pingPong(const void *Send, void *Recv, int Count, MPI_Datatype T) {
+  constexpr int Tag = 7;
+  MPI_Barrier(MPI_COMM_WORLD);
+  double Start = MPI_Wtime();
+  if (Rank == 0) {
+    MPI_Send(Send, Count, T, 1, Tag, MPI_COMM_WORLD);
+    MPI_Recv(Recv, Count, T, 1, Tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else if (Rank == 1) {
+    MPI_Recv(Recv, Count, T, 0, Tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(Recv, Count, T, 0, Tag, MPI_COMM_WORLD);
+  }
+  return MPI_Wtime() - Start;
+}
+
+int nrepFor(int64_t Bytes, const Options &O) {
+  if (O.Nrep > 0)
+    return O.Nrep;
+  if (Bytes <= 32 * 1024)
+    return 100;
+  if (Bytes <= 320 * 1024)
+    return 50;
+  return 20;
+}
+
+/// The larger of the two ranks' times, per ping-pong, on rank 0.
+std::vector<double> slowerRank(const std::vector<double> &Mine) {
+  std::vector<double> Max(Mine.size());
+  MPI_Reduce(Mine.data(), Max.data(), static_cast<int>(Mine.size()),
+             MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  return Max;
+}
+
+void benchPingPong(const std::string &Name, const Type *T, MPI_Datatype H,
+                   const Options &O) {
+  int64_t Bytes = T->size();
+  int Nrep = nrepFor(Bytes, O);
+  Buffer TypedSend = typedBuffer(T, 1), TypedRecv = typedBuffer(T, 2);
+  Buffer RefSend(0, Bytes, 3), RefRecv(0, Bytes, 4);
+
+  for (int Warm = 0; Warm < 2; ++Warm) {
+    pingPong(TypedSend.base(), TypedRecv.base(), 1, H);
+    pingPong(RefSend.base(), RefRecv.base(), static_cast<int>(Bytes),
+             MPI_BYTE);
+    if (Warm == 0 && Rank == 0 &&
+        (!sameData(T, TypedSend.base(), TypedRecv.base()) ||
+         std::memcmp(RefSend.base(), RefRecv.base(),
+                     static_cast<size_t>(Bytes)) != 0))
+      fail(Name + ": the data rank 0 got back differ from what it sent");
+  }
+
+  RunStats TypeStats, RefStats;
+  std::vector<double> TypeTimes(Nrep), RefTimes(Nrep);
+  for (int Run = 0; Run < O.Runs; ++Run) {
+    for (int I = 0; I < Nrep; ++I) {
+      TypeTimes[I] = pingPong(TypedSend.base(), TypedRecv.base(), 1, H);
+      RefTimes[I] = pingPong(RefSend.base(), RefRecv.base(),
+                             static_cast<int>(Bytes), MPI_BYTE);
+    }
+    std::vector<double> TypeMax = slowerRank(TypeTimes);
+    std::vector<double> RefMax = slowerRank(RefTimes);
+    if (Rank == 0) {
+      TypeStats.addRun(TypeMax);
+      RefStats.addRun(RefMax);
+    }
+  }
+  if (Rank == 0)
+    std::printf("%s,%lld,%d,%s,%s\n", Name.c_str(),
+                static_cast<long long>(Bytes), Nrep, TypeStats.csv().c_str(),
+                RefStats.csv().c_str());
+}
+
+//===----------------------------------------------------------------------===//
+// Commit
+//===----------------------------------------------------------------------===//
+
+/// The time of one MPI_Type_commit of T, built afresh.
+double timeCommit(const std::string &Name, const Type *T,
+                  MpiBuilder &Builder) {
+  std::string Err;
+  std::optional<Handle> H = Builder.build(T, Err);
+  if (!H)
+    fail(Name + ": " + Err);
+  MPI_Datatype D = H->get();
+  double Start = MPI_Wtime();
+  MPI_Type_commit(&D);
+  return MPI_Wtime() - Start;
+  // H frees D.
+}
+
+void benchCommit(const std::string &Name, const Type *T, MpiBuilder &Builder,
+                 const Options &O) {
+  double First = timeCommit(Name, T, Builder);
+  RunStats Stats;
+  std::vector<double> Times(O.CommitReps);
+  for (int Run = 0; Run < O.Runs; ++Run) {
+    for (double &Time : Times)
+      Time = timeCommit(Name, T, Builder);
+    Stats.addRun(Times);
+  }
+  std::printf("%s,%lld,%d,%.3f,%s\n", Name.c_str(),
+              static_cast<long long>(T->size()), O.CommitReps, First * 1e6,
+              Stats.csv().c_str());
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+Options parseOptions(int Argc, char **Argv) {
+  Options O;
+  auto number = [&](int &I, int &Out) {
+    std::string Option = Argv[I];
+    if (I + 1 >= Argc || (Out = std::atoi(Argv[++I])) < 1)
+      fail(Option + " needs a positive number");
+  };
+  for (int I = 1; I < Argc; ++I) {
+    std::string A = Argv[I];
+    if (A == "--runs")
+      number(I, O.Runs);
+    else if (A == "--nrep")
+      number(I, O.Nrep);
+    else if (A == "--commit-reps")
+      number(I, O.CommitReps);
+    else if (A == "--commit")
+      O.Commit = true;
+    else if (A.starts_with("-"))
+      fail("unknown option " + A);
+    else
+      O.Files.push_back(A);
+  }
+  if (O.Files.empty())
+    fail("usage: ddtc-rt-pingpong [--commit] [--runs R] [--nrep N] "
+         "[--commit-reps N] FILE...");
+  if (!O.Commit && Size != 2)
+    fail("the ping-pong runs on exactly 2 ranks");
+  return O;
+}
+
+int run(int Argc, char **Argv) {
+  Options O = parseOptions(Argc, Argv);
+  std::string Missing;
+  std::vector<MPI_Datatype> Predefined = makeHandleTable(Missing);
+  MpiBuilder Builder(Predefined);
+  if (Rank == 0)
+    std::printf(O.Commit ? "name,bytes,reps,first,commit_median,commit_mean,"
+                           "commit_min,commit_max\n"
+                         : "name,bytes,nrep,type_median,type_mean,type_min,"
+                           "type_max,ref_median,ref_mean,ref_min,ref_max\n");
+  for (const std::string &Path : O.Files) {
+    TypeContext Ctx;
+    Module M(Ctx);
+    if (Error E = readAnyDescriptionFile(Path, M))
+      fail(E.message());
+    for (const NamedType &N : M.types()) {
+      // MPICH 4.0.2 crashes packing these (TypeBuilder.h).
+      if (N.T->size() == 0 || mayCrashYaksaPack(N.T)) {
+        if (Rank == 0)
+          std::fprintf(stderr, "ddtc-rt-pingpong: %s: skipped (%s)\n",
+                       N.Name.c_str(),
+                       N.T->size() == 0 ? "size 0"
+                                        : "MPICH 4.0.2 may crash packing it");
+        continue;
+      }
+      if (O.Commit) {
+        if (Rank == 0)
+          benchCommit(N.Name, N.T, Builder, O);
+        continue;
+      }
+      std::string Err;
+      std::optional<Handle> H = Builder.build(N.T, Err);
+      if (!H)
+        fail(N.Name + ": " + Err);
+      MPI_Datatype D = H->get();
+      MPI_Type_set_name(D, N.Name.c_str());
+      MPI_Type_commit(&D);
+      benchPingPong(N.Name, N.T, D, O);
+    }
+  }
+  std::fflush(stdout);
+  return 0;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  MPI_Init(&Argc, &Argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &Size);
+  int Status = run(Argc, Argv);
+  MPI_Finalize();
+  return Status;
+}
