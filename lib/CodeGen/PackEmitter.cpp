@@ -725,8 +725,9 @@ void SourcePrinter::printKernelTable() {
       W.line("{" + stringLiteral(Keyed[I]->Name) + ", " +
              hexLiteral(Keys[I]->Print.Hi) + ", " +
              hexLiteral(Keys[I]->Print.Lo) + ", " + intLiteral(Keys[I]->TrueLb) +
-             ", " + std::to_string(T->size()) + "ULL, " +
-             intLiteral(T->extent()) + ",");
+             ", " + hexLiteral(Keys[I]->Given.Hi) + ", " +
+             hexLiteral(Keys[I]->Given.Lo) + ", " + std::to_string(T->size()) +
+             "ULL, " + intLiteral(T->extent()) + ",");
       W.line(" " + F + "_pack, " + F + "_unpack, " + F + "_pack_range},");
     }
     W.close("};");

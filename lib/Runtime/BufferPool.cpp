@@ -20,6 +20,7 @@ unsigned BufferPool::classOf(size_t Bytes) {
 }
 
 void *BufferPool::acquire(size_t Bytes) {
+  Outstanding.fetch_add(1, std::memory_order_relaxed);
   unsigned C = classOf(Bytes);
   if (C < NumClasses) {
     std::lock_guard<std::mutex> G(Lock);
@@ -30,10 +31,14 @@ void *BufferPool::acquire(size_t Bytes) {
     }
   }
   size_t Size = C < NumClasses ? size_t(64) << C : Bytes;
-  return std::aligned_alloc(64, (Size + 63) / 64 * 64);
+  void *P = std::aligned_alloc(64, (Size + 63) / 64 * 64);
+  if (!P)
+    Outstanding.fetch_sub(1, std::memory_order_relaxed);
+  return P;
 }
 
 void BufferPool::release(void *P, size_t Bytes) {
+  Outstanding.fetch_sub(1, std::memory_order_relaxed);
   unsigned C = classOf(Bytes);
   if (C < NumClasses) {
     std::lock_guard<std::mutex> G(Lock);

@@ -11,7 +11,9 @@
 #ifndef DDTC_LIB_RUNTIME_BUFFERPOOL_H
 #define DDTC_LIB_RUNTIME_BUFFERPOOL_H
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <vector>
 
@@ -26,6 +28,9 @@ public:
   void *acquire(size_t Bytes);
   /// Returns a buffer acquire gave for Bytes.
   void release(void *P, size_t Bytes);
+  /// Buffers acquired and not released (the report's check that none is
+  /// lost or released twice).
+  int64_t outstanding() const { return Outstanding.load(); }
 
 private:
   static constexpr unsigned NumClasses = 48;
@@ -34,6 +39,7 @@ private:
 
   std::mutex Lock;
   std::vector<void *> Free[NumClasses];
+  std::atomic<int64_t> Outstanding{0};
 };
 
 /// A pooled buffer owned by a scope (blocking calls).
@@ -41,7 +47,10 @@ class PooledBuffer {
 public:
   explicit PooledBuffer(size_t Bytes)
       : Bytes(Bytes), P(BufferPool::get().acquire(Bytes)) {}
-  ~PooledBuffer() { BufferPool::get().release(P, Bytes); }
+  ~PooledBuffer() {
+    if (P)
+      BufferPool::get().release(P, Bytes);
+  }
   PooledBuffer(const PooledBuffer &) = delete;
   PooledBuffer &operator=(const PooledBuffer &) = delete;
   char *data() const { return static_cast<char *>(P); }

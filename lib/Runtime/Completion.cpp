@@ -30,8 +30,11 @@ struct Snapshot {
       return;
     Handles.assign(Requests, Requests + N);
     States.resize(N);
+    std::vector<uint64_t> Taken;
     for (int I = 0; I < N; ++I) {
-      States[I] = P.find(Requests[I]);
+      States[I] = P.find(Requests[I], Taken);
+      if (States[I])
+        Taken.push_back(States[I]->Serial);
       Any |= States[I].has_value();
     }
   }

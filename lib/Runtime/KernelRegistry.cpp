@@ -47,6 +47,11 @@ void KernelRegistry::add(const ddtc_kernel_table *Table) {
                         LoadedKernel{&K, Loading});
     if (!New && It->second.Library == ProgramName && Loading != ProgramName)
       It->second = LoadedKernel{&K, Loading};
+    auto [GIt, GNew] =
+        ByGiven.emplace(std::pair(uint64_t(K.given_hi), uint64_t(K.given_lo)),
+                        It->second);
+    if (!GNew && GIt->second.Library == ProgramName && Loading != ProgramName)
+      GIt->second = It->second;
   }
   for (size_t I = 0; I < Table->num_kernels; ++I)
     Shapes.emplace(Table->kernels[I].size, Table->kernels[I].extent);
@@ -97,6 +102,12 @@ const LoadedKernel *KernelRegistry::lookup(const Fingerprint &Print) const {
   std::lock_guard<std::mutex> G(Lock);
   auto It = Kernels.find(std::pair(Print.Hi, Print.Lo));
   return It == Kernels.end() ? nullptr : &It->second;
+}
+
+const LoadedKernel *KernelRegistry::lookupGiven(const Fingerprint &Given) const {
+  std::lock_guard<std::mutex> G(Lock);
+  auto It = ByGiven.find(std::pair(Given.Hi, Given.Lo));
+  return It == ByGiven.end() ? nullptr : &It->second;
 }
 
 bool KernelRegistry::hasShape(uint64_t Size, int64_t Extent) const {

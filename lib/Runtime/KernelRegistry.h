@@ -44,6 +44,9 @@ public:
 
   /// The kernel whose key is Print, if any.
   const LoadedKernel *lookup(const Fingerprint &Print) const;
+  /// The kernel emitted for exactly the description whose fingerprint is
+  /// Given, if any: binding it needs no normalization.
+  const LoadedKernel *lookupGiven(const Fingerprint &Given) const;
   /// Whether some kernel packs Size bytes per instance of extent Extent:
   /// only then can a type have a kernel, and is its key worth computing.
   bool hasShape(uint64_t Size, int64_t Extent) const;
@@ -56,6 +59,7 @@ public:
 private:
   mutable std::mutex Lock;
   std::map<std::pair<uint64_t, uint64_t>, LoadedKernel> Kernels;
+  std::map<std::pair<uint64_t, uint64_t>, LoadedKernel> ByGiven;
   std::set<std::pair<uint64_t, int64_t>> Shapes;
   std::vector<std::pair<std::string, size_t>> Libraries;
   /// Where kernels linked into the program come from, in the report.

@@ -6,6 +6,7 @@
 // report (contracts §5, docs/runtime.md).
 //
 //===----------------------------------------------------------------------===//
+#include "BufferPool.h"
 #include "KernelRegistry.h"
 #include "RuntimeState.h"
 
@@ -55,6 +56,10 @@ std::string report() {
   J += "  \"substituted\": " + std::to_string(R.Substituted.load()) + ",\n";
   J += "  \"passed_through\": " + std::to_string(R.PassedThrough.load()) +
        ",\n";
+  J += "  \"pending_at_finalize\": " + std::to_string(R.Requests.size()) +
+       ",\n";
+  J += "  \"buffers_outstanding\": " +
+       std::to_string(BufferPool::get().outstanding()) + ",\n";
   J += "  \"kernel_libraries\": [";
   bool First = true;
   for (const auto &[Path, N] : KernelRegistry::get().getLibraries()) {

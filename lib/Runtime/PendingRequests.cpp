@@ -4,23 +4,28 @@
 #include "BufferPool.h"
 #include "Packing.h"
 
+#include <algorithm>
+
 namespace ddtc {
 
 void PendingRequests::add(MPI_Request R, Pending P) {
   std::lock_guard<std::mutex> G(Lock);
   P.Serial = NextSerial++;
-  Table[R] = std::move(P);
+  Table.emplace(R, std::move(P));
   Size.store(Table.size() + Orphans.size(), std::memory_order_relaxed);
 }
 
-std::optional<Pending> PendingRequests::find(MPI_Request R) const {
+std::optional<Pending>
+PendingRequests::find(MPI_Request R, std::span<const uint64_t> Taken) const {
   if (empty() || R == MPI_REQUEST_NULL)
     return std::nullopt;
   std::lock_guard<std::mutex> G(Lock);
-  auto It = Table.find(R);
-  if (It == Table.end())
-    return std::nullopt;
-  return It->second;
+  auto [First, Last] = Table.equal_range(R);
+  for (auto It = First; It != Last; ++It)
+    if (std::find(Taken.begin(), Taken.end(), It->second.Serial) ==
+        Taken.end())
+      return It->second;
+  return std::nullopt;
 }
 
 void PendingRequests::complete(const Pending &P, const MPI_Status &Status,
@@ -39,20 +44,32 @@ void PendingRequests::complete(const Pending &P, const MPI_Status &Status,
   BufferPool::get().release(P.Packed, P.Bytes);
 }
 
+bool PendingRequests::take(MPI_Request R, uint64_t Serial) {
+  auto [First, Last] = Table.equal_range(R);
+  for (auto It = First; It != Last; ++It)
+    if (It->second.Serial == Serial) {
+      Table.erase(It);
+      Size.store(Table.size() + Orphans.size(), std::memory_order_relaxed);
+      return true;
+    }
+  return false;
+}
+
 void PendingRequests::finish(MPI_Request R, const Pending &P,
                              const MPI_Status &Status, int Rc) {
   {
     std::lock_guard<std::mutex> G(Lock);
-    if (auto It = Table.find(R); It != Table.end() && It->second.Serial == P.Serial)
-      Table.erase(It);
-    Size.store(Table.size() + Orphans.size(), std::memory_order_relaxed);
+    // Whoever removes the entry completes it, once.
+    if (!take(R, P.Serial))
+      return;
   }
   complete(P, Status, Rc);
 }
 
 void PendingRequests::orphan(MPI_Request R, Pending P) {
   std::lock_guard<std::mutex> G(Lock);
-  Table.erase(R);
+  if (!take(R, P.Serial))
+    return;
   Orphans.emplace_back(R, std::move(P));
   Size.store(Table.size() + Orphans.size(), std::memory_order_relaxed);
 }

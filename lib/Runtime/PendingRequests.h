@@ -21,6 +21,7 @@
 #include <atomic>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -33,10 +34,11 @@ struct Pending {
   void *UserBuffer = nullptr;
   MPI_Count Count = 0;
   BindingRef B;
-  /// Set by add(): MPI reuses the handle of a completed request at once,
-  /// possibly for another thread's call before the completing thread has
-  /// finished with the table, so the entry is removed only if it is still
-  /// this one.
+  /// Set by add(). A handle does not name one call: MPI reuses the handle
+  /// of a completed request at once, possibly for another thread's call,
+  /// and MPICH returns one shared handle for every send that completed at
+  /// once (its "lightweight" requests). Entries are told apart by serial,
+  /// and each is completed exactly once, by whoever removes it.
   uint64_t Serial = 0;
 };
 
@@ -44,14 +46,20 @@ class PendingRequests {
 public:
   void add(MPI_Request R, Pending P);
   /// The state of R, if it is a substituted request (a copy: it stays in
-  /// the table until finish()).
-  std::optional<Pending> find(MPI_Request R) const;
+  /// the table until finish()), other than the entries of serials in Taken
+  /// (one call may list a shared handle several times).
+  std::optional<Pending> find(MPI_Request R,
+                              std::span<const uint64_t> Taken = {}) const;
   /// Completes a substituted request whose MPI request finished with
-  /// Status (Rc its return code): unpacks a receive, frees the buffer.
+  /// Status (Rc its return code): unpacks a receive, frees the buffer --
+  /// unless another thread completed this entry already.
   void finish(MPI_Request R, const Pending &P, const MPI_Status &Status,
               int Rc);
   /// Nothing pending at all: the completion wrappers go straight to MPI.
   bool empty() const { return Size.load(std::memory_order_relaxed) == 0; }
+  /// Substituted requests not completed yet (the report's check that none
+  /// is lost).
+  size_t size() const { return Size.load(std::memory_order_relaxed); }
 
   /// MPI_Request_free of a substituted request.
   void orphan(MPI_Request R, Pending P);
@@ -65,9 +73,11 @@ public:
 
 private:
   static void complete(const Pending &P, const MPI_Status &Status, int Rc);
+  /// Removes the entry of R with Serial; false if it is gone. Lock held.
+  bool take(MPI_Request R, uint64_t Serial);
 
   mutable std::mutex Lock;
-  std::unordered_map<MPI_Request, Pending> Table;
+  std::unordered_multimap<MPI_Request, Pending> Table;
   std::vector<std::pair<MPI_Request, Pending>> Orphans;
   std::atomic<size_t> Size{0};
   uint64_t NextSerial = 1;

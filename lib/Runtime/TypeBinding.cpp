@@ -68,6 +68,12 @@ BindingTable::KeyResult BindingTable::keyOf(TypeContext &Ctx,
                               " contiguous blocks, more than the " +
                               std::to_string(MaxBindBlocks) +
                               " the runtime normalizes at commit"};
+  // The description a kernel was emitted for, built again (a trace's
+  // kernels in the traced program): its key is the kernel's.
+  if (const LoadedKernel *L = KernelRegistry::get().lookupGiven(T->getFingerprint()))
+    return {LayoutKey{Fingerprint{L->Kernel->key_hi, L->Kernel->key_lo},
+                      T->trueLb()},
+            ""};
   std::pair<uint64_t, uint64_t> Print(T->getFingerprint().Hi,
                                       T->getFingerprint().Lo);
   {

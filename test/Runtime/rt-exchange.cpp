@@ -23,6 +23,7 @@
 //   waitsome      ... with MPI_Waitsome
 //   test          ... with MPI_Test and MPI_Testall loops
 //   request-free  MPI_Isend then MPI_Request_free; MPI_Irecv with MPI_Wait
+//   two-in-flight two MPI_Isend and two MPI_Irecv, one MPI_Waitall
 //   sendrecv      MPI_Sendrecv around a ring of all ranks
 //   bcast         MPI_Bcast from rank 0 and from the last rank
 //   allgather     MPI_Allgather, and MPI_Allgather with MPI_IN_PLACE
@@ -177,6 +178,7 @@ public:
   void run(bool P2POnly) {
     pointToPoint();
     nonBlocking();
+    twoInFlight();
     sendrecv();
     if (!P2POnly)
       collectives();
@@ -308,6 +310,22 @@ private:
       std::string Counted = K == 1 ? "" : " " + countOf(St[0], H);
       report(Ops[K], Name, R.digest() + Counted);
     }
+  }
+
+  /// Two sends in flight at once: MPICH may give both the same request
+  /// handle (a completed "lightweight" request).
+  void twoInFlight() {
+    if (!inPair())
+      return;
+    TypedBuffer S1 = send(60), S2 = send(61), R1 = recv(60), R2 = recv(61);
+    MPI_Request Req[4];
+    MPI_Isend(S1.base(), Count, H, peer(), 60, MPI_COMM_WORLD, &Req[0]);
+    MPI_Isend(S2.base(), Count, H, peer(), 61, MPI_COMM_WORLD, &Req[1]);
+    MPI_Irecv(R1.base(), Count, H, peer(), 60, MPI_COMM_WORLD, &Req[2]);
+    MPI_Irecv(R2.base(), Count, H, peer(), 61, MPI_COMM_WORLD, &Req[3]);
+    MPI_Status St[4];
+    MPI_Waitall(4, Req, St);
+    report("two-in-flight", Name, R1.digest() + " " + R2.digest());
   }
 
   void sendrecv() {

@@ -124,7 +124,7 @@ int runEmit(const EmitOptions &Options) {
   for (const NamedType &N : M.types()) {
     std::optional<KernelKey> Key;
     if (std::optional<LayoutKey> K = computeLayoutKey(Norm, Ctx, N.T))
-      Key = KernelKey{K->Print, K->TrueLb};
+      Key = KernelKey{K->Print, K->TrueLb, N.T->getFingerprint()};
     CG.Keys.push_back(Key);
   }
 

@@ -37,6 +37,9 @@ namespace ddtc {
 struct KernelKey {
   Fingerprint Print;
   int64_t TrueLb = 0;
+  /// The fingerprint of the type as described: a program that builds the
+  /// same description binds without normalizing it.
+  Fingerprint Given;
 };
 
 struct CodeGenOptions {

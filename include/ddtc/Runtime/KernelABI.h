@@ -18,6 +18,7 @@ struct ddtc_kernel {
   const char *name;
   unsigned long long key_hi, key_lo;
   long long true_lb;
+  unsigned long long given_hi, given_lo;
   unsigned long long size;
   long long extent;
   void (*pack)(const void *inbuf, size_t count, void *outbuf);
