@@ -13,7 +13,12 @@ Error PassManager::run(Module &M) {
   for (const NamedType &N : M.types())
     Before.push_back(N.T);
   for (const std::unique_ptr<Pass> &P : Passes) {
-    P->run(M);
+    // A pass that changed nothing leaves the module as checked already.
+    if (!P->run(M)) {
+      if (AfterPass)
+        AfterPass(P->getName(), M);
+      continue;
+    }
     if (Error E = verifyModule(M))
       return std::move(E.addContext("after pass '" + std::string(P->getName()) + "'"));
     if (VerifyEquivalence)

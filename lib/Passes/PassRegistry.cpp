@@ -8,18 +8,27 @@ namespace ddtc {
 
 namespace {
 const PassInfo Registry[] = {
-    {"canonicalize",
-     "local rewrites to a fixpoint (trivial constructors, zero blocks, dense "
-     "vectors, merged blocks, constant strides, nested vectors)",
-     createCanonicalizePass},
-    {"reconstruct",
-     "rebuild each type from its typemap: the cheapest tree of vectors, "
-     "index lists and structs (dynamic program, lattice recovery)",
-     createReconstructPass},
+#define DDTC_PASS(Id, Name, Description, Create) {Name, Description, Create},
+#include "ddtc/Passes/Passes.def"
+};
+
+constexpr PassId DefaultSteps[] = {
+#define DDTC_DEFAULT_STEP(Id) PassId::Id,
+#include "ddtc/Passes/Passes.def"
 };
 } // namespace
 
 std::span<const PassInfo> getRegisteredPasses() { return Registry; }
+
+std::span<const PassId> getDefaultPipeline() { return DefaultSteps; }
+
+std::string getDefaultPipelineText() {
+  std::string Text;
+  for (PassId Id : DefaultSteps)
+    Text += (Text.empty() ? "" : ",") +
+            std::string(Registry[static_cast<unsigned>(Id)].Name);
+  return Text;
+}
 
 Expected<std::vector<std::unique_ptr<Pass>>>
 parsePassPipeline(std::string_view Pipeline) {

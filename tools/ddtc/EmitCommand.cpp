@@ -130,7 +130,7 @@ int runEmit(const EmitOptions &Options) {
 
   if (Options.OptLevel > 0) {
     Expected<std::vector<std::unique_ptr<Pass>>> Pipeline =
-        parsePassPipeline(DefaultPipeline);
+        parsePassPipeline(getDefaultPipelineText());
     if (!Pipeline) { // the default pipeline always parses
       reportError(Pipeline.takeError().message());
       return ExitBadInput;

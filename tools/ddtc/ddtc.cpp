@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
       ->transform(CLI::CheckedTransformer(Formats, CLI::ignore_case));
 
   NormalizeOptions Normalize;
-  Normalize.Passes = std::string(DefaultPipeline);
+  Normalize.Passes = getDefaultPipelineText();
   CLI::App *NormalizeCmd = App.add_subcommand(
       "normalize", "rewrite each type into an equivalent, cheaper description");
   NormalizeCmd->add_option("FILE", Normalize.InputPath, "description file")
@@ -56,7 +56,7 @@ int main(int argc, char **argv) {
                            "output description (- for stdout)")
       ->required();
   std::string PassHelp = "comma-separated passes (default: " +
-                         std::string(DefaultPipeline) + "); known:";
+                         getDefaultPipelineText() + "); known:";
   for (const PassInfo &P : getRegisteredPasses())
     PassHelp += " " + std::string(P.Name);
   NormalizeCmd->add_option("--passes", Normalize.Passes, PassHelp);

@@ -1,15 +1,15 @@
 //===- ddtc/Passes/Normalizer.h - The normal form of one type ---*- C++ -*-===//
 //
-// The default pipeline (canonicalize, reconstruct, canonicalize) for a
-// single type, with its memo tables kept across calls: what `analyze`, the
-// emitter and the tests use when they need normal(T) rather than a module
-// pass.
+// The default pipeline (Passes.def) for a single type, with its memo
+// tables kept across calls: what `analyze`, the layout key and the tests
+// use when they need normal(T) rather than a module pass.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DDTC_PASSES_NORMALIZER_H
 #define DDTC_PASSES_NORMALIZER_H
 
 #include "ddtc/Passes/Canonicalize.h"
+#include "ddtc/Passes/PassRegistry.h"
 #include "ddtc/Passes/Reconstruct.h"
 
 namespace ddtc {
@@ -19,9 +19,20 @@ public:
   explicit Normalizer(TypeContext &Ctx, ReconstructOptions Options = {})
       : Canon(Ctx), Recon(Ctx, Options) {}
 
-  /// normal(T): equivalent to T, never costlier.
+  /// normal(T): equivalent to T, never costlier. The steps are the
+  /// default pipeline's (Passes.def), the one `ddtc normalize` runs.
   const Type *normalize(const Type *T) {
-    return Canon.canonicalize(Recon.reconstruct(Canon.canonicalize(T)));
+    for (PassId Step : getDefaultPipeline()) {
+      switch (Step) {
+      case PassId::Canonicalize:
+        T = Canon.canonicalize(T);
+        break;
+      case PassId::Reconstruct:
+        T = Recon.reconstruct(T);
+        break;
+      }
+    }
+    return T;
   }
 
   /// The normal form of the message of Count instances of T, a type to be

@@ -29,9 +29,16 @@ std::span<const PassInfo> getRegisteredPasses();
 Expected<std::vector<std::unique_ptr<Pass>>>
 parsePassPipeline(std::string_view Pipeline);
 
-/// The pipeline `ddtc normalize` runs by default.
-constexpr std::string_view DefaultPipeline =
-    "canonicalize,reconstruct,canonicalize";
+enum class PassId {
+#define DDTC_PASS(Id, Name, Description, Create) Id,
+#include "ddtc/Passes/Passes.def"
+};
+
+/// The default pipeline (Passes.def), as pass ids: what the Normalizer
+/// runs on one type.
+std::span<const PassId> getDefaultPipeline();
+/// The default pipeline as `--passes` text ("canonicalize,reconstruct,...").
+std::string getDefaultPipelineText();
 
 } // namespace ddtc
 
