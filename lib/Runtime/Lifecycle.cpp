@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "BufferPool.h"
 #include "KernelRegistry.h"
+#include "RuntimeLog.h"
 #include "RuntimeState.h"
 
 #include "ddtc/Format/DescriptionWriter.h"
@@ -104,8 +105,7 @@ void finish() {
   std::string Path = expandPattern(Pattern, R.Rank, static_cast<long>(getpid()));
   std::string Err;
   if (!writeFileAtomically(Path, report(), Err))
-    std::fprintf(stderr, "ddtc-rt: [rank %d] warning: %s\n", R.Rank,
-                 Err.c_str());
+    warn(R.Rank, Err);
 }
 
 } // namespace

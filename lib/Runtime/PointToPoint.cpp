@@ -183,19 +183,27 @@ DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
 // MPI_Pack, MPI_Unpack, MPI_Pack_size
 //===----------------------------------------------------------------------===//
 
+namespace {
+
+/// Whether Bytes fit at *Position in a buffer of Size bytes. When they do
+/// not, the wrappers let MPI report the error as it would without them.
+bool fitsAt(const int *Position, uint64_t Bytes, int Size) {
+  return *Position >= 0 &&
+         static_cast<uint64_t>(*Position) + Bytes <= static_cast<uint64_t>(Size);
+}
+
+} // namespace
+
 DDTC_EXPORT int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
                          void *outbuf, int outsize, int *position,
                          MPI_Comm comm) {
   RuntimeState &R = runtime();
   BindingRef B = R.substitutable(datatype, incount);
   uint64_t Bytes = B ? incount * B->Size : 0;
-  // Out of room: MPI reports the error as it would without the runtime.
-  if (!B || *position < 0 ||
-      static_cast<uint64_t>(*position) + Bytes > static_cast<uint64_t>(outsize))
+  if (!B || !fitsAt(position, Bytes, outsize))
     return PMPI_Pack(inbuf, incount, datatype, outbuf, outsize, position,
                      comm);
-  B->pack(inbuf, incount,
-                  static_cast<char *>(outbuf) + *position);
+  B->pack(inbuf, incount, static_cast<char *>(outbuf) + *position);
   *position += static_cast<int>(Bytes);
   R.noteSubstituted(*B, Bytes);
   return MPI_SUCCESS;
@@ -207,8 +215,7 @@ DDTC_EXPORT int MPI_Unpack(const void *inbuf, int insize, int *position,
   RuntimeState &R = runtime();
   BindingRef B = R.substitutable(datatype, outcount);
   uint64_t Bytes = B ? outcount * B->Size : 0;
-  if (!B || *position < 0 ||
-      static_cast<uint64_t>(*position) + Bytes > static_cast<uint64_t>(insize))
+  if (!B || !fitsAt(position, Bytes, insize))
     return PMPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype,
                        comm);
   B->unpack(static_cast<const char *>(inbuf) + *position, outcount, outbuf);
