@@ -20,6 +20,8 @@ if config.have_mpi:
     config.available_features.add("mpi")
     config.substitutions.append(("%ddtc-oracle", os.path.join(config.ddtc_mpi_test_dir, "ddtc-oracle")))
     config.substitutions.append(("%ddtc-normal-oracle", os.path.join(config.ddtc_mpi_test_dir, "ddtc-normal-oracle")))
+    # The communication benchmark (tools/ddtc-bench), an MPI program.
+    config.substitutions.append(("%ddtc-bench", config.ddtc_bench))
 if config.have_mpi:
     # The trace library (lib/Runtime) and the helper of its tests
     # (test/Runtime/trace-check.cpp).
@@ -27,6 +29,8 @@ if config.have_mpi:
     config.substitutions.append(("%ddtc-rt-lib", config.ddtc_rt_lib))
     config.substitutions.append(("%rt-exchange", os.path.join(config.ddtc_runtime_test_dir, "rt-exchange")))
     config.substitutions.append(("%trace-check", os.path.join(config.ddtc_runtime_test_dir, "trace-check")))
+    # The example applications (examples/, built with MPI).
+    config.substitutions.append(("%examples", config.ddtc_examples_dir))
     # Traced programs also run on three ranks (before %mpiexec).
     config.substitutions.append(("%mpiexec-n3", config.mpiexec + " -n 3"))
 if config.have_mpi:

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ddtc {
 
@@ -57,6 +58,16 @@ struct EmitOptions {
 
 /// `ddtc emit`: writes pack/unpack and MPI constructor code.
 int runEmit(const EmitOptions &Options);
+
+struct PlotOptions {
+  /// The arguments after `plot`, for the ddtc-plot script, unparsed.
+  std::vector<std::string> Args;
+  /// To find the script beside ddtc when /proc/self/exe is unavailable.
+  std::string Argv0;
+};
+
+/// `ddtc plot`: runs the ddtc-plot script; returns only if it cannot.
+int runPlot(const PlotOptions &Options);
 
 /// Prints "error: MESSAGE" on stderr.
 void reportError(const std::string &Message);

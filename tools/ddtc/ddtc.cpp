@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <map>
+#include <string_view>
 
 namespace ddtc {
 void reportError(const std::string &Message) {
@@ -86,6 +87,19 @@ int main(int argc, char **argv) {
                    "-O0: emit the types as given; -O1 (default): normalize "
                    "them first")
       ->check(CLI::Range(0u, 1u));
+
+  // Everything after `plot` goes to the ddtc-plot script unchanged, --help
+  // included. CLI11 would drop a leading `--` even with prefix_command(), so
+  // the command is dispatched before parsing; it is registered for the list
+  // of commands in `ddtc --help`.
+  App.add_subcommand("plot",
+                     "draw figures from ddtc-bench results (ddtc plot --help)");
+  if (argc >= 2 && std::string_view(argv[1]) == "plot") {
+    PlotOptions Plot;
+    Plot.Args.assign(argv + 2, argv + argc);
+    Plot.Argv0 = argv[0];
+    return runPlot(Plot);
+  }
 
   try {
     App.parse(argc, argv);

@@ -1,0 +1,394 @@
+//===- tools/ddtc-bench/Exchange.cpp - One operation, every variant -------===//
+
+#include "Exchange.h"
+
+#include "ddtc/IR/Predefined.h"
+#include "ddtc/IR/TypemapWalker.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace ddtc::bench {
+
+namespace {
+
+constexpr int Tag = 7;
+
+/// The salts of the buffers' patterns: different per buffer and per rank,
+/// so that a block that lands in the wrong place is noticed.
+uint64_t typedSendSalt(int Rank) { return 1000 + Rank; }
+uint64_t typedRecvSalt(int Rank) { return 2000 + Rank; }
+uint64_t refSendSalt(int Rank) { return 3000 + Rank; }
+uint64_t refRecvSalt(int Rank) { return 4000 + Rank; }
+
+/// The bytes N instances of T touch, relative to the pointer given to MPI:
+/// instance i is i x extent further (the extent may be negative).
+struct Span {
+  __int128 Lo, Hi;
+};
+Span spanOf(const Type *T, int64_t N) {
+  __int128 Last = static_cast<__int128>(N - 1) * T->extent();
+  __int128 Lo = T->trueLb() + std::min<__int128>(0, Last);
+  __int128 Hi = T->trueLb() + T->trueExtent() + std::max<__int128>(0, Last);
+  return {Lo, Hi};
+}
+
+int64_t recvInstances(Op O, int64_t Count, int Size) {
+  return O == Op::Allgather ? Count * Size : Count;
+}
+
+/// Overwrites with 0 the bytes of N instances of T at Base that carry no
+/// value (MPI_LONG_DOUBLE's padding: MPICH's pack leaves them unwritten
+/// at times, ddtc's kernels copy them; no MPI promises what lands there).
+void clearPadding(const Type *T, int64_t N, uint8_t *Base) {
+  TypemapWalker W(T, static_cast<uint64_t>(N), WalkMode::Typed);
+  TypemapRun Run;
+  while (W.next(Run)) {
+    const PredefinedInfo &Info = getPredefinedInfo(Run.Basic);
+    if (!Info.PadMask)
+      continue;
+    for (int64_t Off = 0; Off < Run.Length; ++Off)
+      if (Info.PadMask >> (Off % Info.Size) & 1)
+        Base[Run.Offset + Off] = 0;
+  }
+}
+
+std::string firstDifference(const uint8_t *A, const uint8_t *B, size_t N,
+                            int64_t Origin) {
+  size_t I = 0;
+  while (I < N && A[I] == B[I])
+    ++I;
+  return "first difference at byte " + std::to_string(Origin + int64_t(I)) +
+         " of the receive buffer";
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Buffer
+//===----------------------------------------------------------------------===//
+
+void Buffer::FreeDeleter::operator()(void *P) const { std::free(P); }
+
+Buffer::Buffer(int64_t Lo, int64_t Hi) {
+  // Lo rounded down to 64, so that the base pointer is aligned.
+  int64_t Start = Lo >= 0 ? Lo / 64 * 64 : -((-Lo + 63) / 64 * 64);
+  Bytes = static_cast<size_t>((std::max(Hi, Start) - Start + 63) / 64 * 64);
+  Mem.reset(static_cast<uint8_t *>(
+      std::aligned_alloc(64, std::max<size_t>(Bytes, 64))));
+  if (!Mem)
+    throw std::bad_alloc();
+  // The base may lie outside the allocation (a type whose data starts far
+  // from byte 0); MPI and the kernels only add the typemap's offsets to it.
+  Base = reinterpret_cast<uint8_t *>(reinterpret_cast<uintptr_t>(Mem.get()) -
+                                     static_cast<uintptr_t>(Start));
+}
+
+void Buffer::fill(uint64_t Salt) {
+  uint64_t X = Salt * 0x9E3779B97F4A7C15ull + 1;
+  size_t I = 0;
+  for (; I + 8 <= Bytes; I += 8) {
+    X ^= X << 13;
+    X ^= X >> 7;
+    X ^= X << 17;
+    std::memcpy(Mem.get() + I, &X, 8);
+  }
+  for (; I < Bytes; ++I)
+    Mem[I] = static_cast<uint8_t>(X >> (8 * (I % 8)));
+}
+
+//===----------------------------------------------------------------------===//
+// Exchange
+//===----------------------------------------------------------------------===//
+
+std::optional<std::string> Exchange::whyNot(const TypeUnderTest &U, Op O,
+                                            int64_t Count, int Size,
+                                            uint64_t MaxBuffer) {
+  const Type *T = U.T;
+  __int128 Bytes = static_cast<__int128>(Count) * T->size();
+  __int128 Gathered = O == Op::Allgather ? Bytes * Size : Bytes;
+  if (Count > INT_MAX || Gathered > INT_MAX)
+    return std::string("more than INT_MAX elements or bytes in one call");
+  Span Send = spanOf(T, Count);
+  Span Recv = spanOf(T, recvInstances(O, Count, Size));
+  __int128 Total = (Send.Hi - Send.Lo) + (Recv.Hi - Recv.Lo) +
+                   2 * (Bytes + Gathered);
+  if (Total > static_cast<__int128>(MaxBuffer))
+    return "its buffers would take " +
+           std::to_string(static_cast<long long>(
+               std::min<__int128>(Total, LLONG_MAX))) +
+           " bytes, more than --max-buffer " + std::to_string(MaxBuffer);
+  return std::nullopt;
+}
+
+Exchange::Exchange(const TypeUnderTest &U, Op O, int64_t Count, int Rank,
+                   int Size)
+    : U(U), O(O), Count(Count), Rank(Rank), Size(Size),
+      Bytes(Count * U.T->size()), RecvCount(recvInstances(O, Count, Size)) {
+  Span Send = spanOf(U.T, Count), Recv = spanOf(U.T, RecvCount);
+  TypedSend = Buffer(int64_t(Send.Lo), int64_t(Send.Hi));
+  TypedRecv = Buffer(int64_t(Recv.Lo), int64_t(Recv.Hi));
+  TypedSend.fill(typedSendSalt(Rank));
+
+  MPI_Pack_size(static_cast<int>(Count), U.Mpi, MPI_COMM_WORLD,
+                &PackCapacity);
+  int64_t Gather = O == Op::Allgather ? Size : 1;
+  int64_t PackBytes = std::max<int64_t>(PackCapacity, Bytes);
+  PackSend = Buffer(0, PackBytes);
+  PackRecv = Buffer(0, PackBytes * Gather);
+  RefSend = Buffer(0, Bytes);
+  RefRecv = Buffer(0, Bytes * Gather);
+  RefSend.fill(refSendSalt(Rank));
+  // What MPI_Pack writes for Count instances: the length every variant
+  // that sends MPI_PACKED sends and unpacks.
+  PackedBytes = mpiPack(TypedSend.base(), PackSend.base());
+  resetReceive();
+}
+
+bool Exchange::has(Variant V) const {
+  switch (V) {
+  case Variant::MpiNormalized:
+    return U.Normalized != MPI_DATATYPE_NULL;
+  case Variant::Ddtc:
+    return U.Kernel != nullptr;
+  default:
+    return true;
+  }
+}
+
+int Exchange::mpiPack(const uint8_t *Typed, uint8_t *Out) const {
+  int Position = 0;
+  MPI_Pack(Typed, static_cast<int>(Count), U.Mpi, Out, PackCapacity,
+           &Position, MPI_COMM_WORLD);
+  return Position;
+}
+
+void Exchange::mpiUnpack(const uint8_t *In, int InBytes, uint8_t *Typed,
+                         int Instances) const {
+  int Position = 0;
+  MPI_Unpack(In, InBytes, &Position, Typed, Instances, U.Mpi,
+             MPI_COMM_WORLD);
+}
+
+void Exchange::run(Variant V) {
+  switch (O) {
+  case Op::PingPong:
+    return pingPong(V);
+  case Op::Bcast:
+    return bcast(V);
+  case Op::Allgather:
+    return allgather(V);
+  }
+}
+
+void Exchange::pingPong(Variant V) {
+  if (Rank > 1)
+    return;
+  const int Peer = 1 - Rank;
+  const int N = static_cast<int>(Count), B = static_cast<int>(Bytes);
+  MPI_Comm W = MPI_COMM_WORLD;
+  MPI_Status *Ignore = MPI_STATUS_IGNORE;
+  // Rank 0 sends its data and receives them back; rank 1 receives and
+  // returns what it received, from its receive buffer.
+  switch (V) {
+  case Variant::Reference:
+    if (Rank == 0) {
+      MPI_Send(RefSend.base(), B, MPI_BYTE, Peer, Tag, W);
+      MPI_Recv(RefRecv.base(), B, MPI_BYTE, Peer, Tag, W, Ignore);
+    } else {
+      MPI_Recv(RefRecv.base(), B, MPI_BYTE, Peer, Tag, W, Ignore);
+      MPI_Send(RefRecv.base(), B, MPI_BYTE, Peer, Tag, W);
+    }
+    return;
+  case Variant::Mpi:
+  case Variant::MpiNormalized: {
+    MPI_Datatype D = typeOf(V);
+    if (Rank == 0) {
+      MPI_Send(TypedSend.base(), N, D, Peer, Tag, W);
+      MPI_Recv(TypedRecv.base(), N, D, Peer, Tag, W, Ignore);
+    } else {
+      MPI_Recv(TypedRecv.base(), N, D, Peer, Tag, W, Ignore);
+      MPI_Send(TypedRecv.base(), N, D, Peer, Tag, W);
+    }
+    return;
+  }
+  case Variant::MpiPack:
+    if (Rank == 0) {
+      int Len = mpiPack(TypedSend.base(), PackSend.base());
+      MPI_Send(PackSend.base(), Len, MPI_PACKED, Peer, Tag, W);
+      MPI_Recv(PackRecv.base(), PackedBytes, MPI_PACKED, Peer, Tag, W,
+               Ignore);
+      mpiUnpack(PackRecv.base(), PackedBytes, TypedRecv.base(), N);
+    } else {
+      MPI_Recv(PackRecv.base(), PackedBytes, MPI_PACKED, Peer, Tag, W,
+               Ignore);
+      mpiUnpack(PackRecv.base(), PackedBytes, TypedRecv.base(), N);
+      int Len = mpiPack(TypedRecv.base(), PackSend.base());
+      MPI_Send(PackSend.base(), Len, MPI_PACKED, Peer, Tag, W);
+    }
+    return;
+  case Variant::Ddtc: {
+    const ddtc_kernel &K = *U.Kernel;
+    size_t C = static_cast<size_t>(Count);
+    if (Rank == 0) {
+      K.pack(TypedSend.base(), C, PackSend.base());
+      MPI_Send(PackSend.base(), B, MPI_BYTE, Peer, Tag, W);
+      MPI_Recv(PackRecv.base(), B, MPI_BYTE, Peer, Tag, W, Ignore);
+      K.unpack(PackRecv.base(), C, TypedRecv.base());
+    } else {
+      MPI_Recv(PackRecv.base(), B, MPI_BYTE, Peer, Tag, W, Ignore);
+      K.unpack(PackRecv.base(), C, TypedRecv.base());
+      K.pack(TypedRecv.base(), C, PackSend.base());
+      MPI_Send(PackSend.base(), B, MPI_BYTE, Peer, Tag, W);
+    }
+    return;
+  }
+  }
+}
+
+void Exchange::bcast(Variant V) {
+  const int N = static_cast<int>(Count), B = static_cast<int>(Bytes);
+  const bool Root = Rank == 0;
+  MPI_Comm W = MPI_COMM_WORLD;
+  switch (V) {
+  case Variant::Reference:
+    MPI_Bcast(Root ? RefSend.base() : RefRecv.base(), B, MPI_BYTE, 0, W);
+    return;
+  case Variant::Mpi:
+  case Variant::MpiNormalized:
+    MPI_Bcast(Root ? TypedSend.base() : TypedRecv.base(), N, typeOf(V), 0,
+              W);
+    return;
+  case Variant::MpiPack:
+    if (Root) {
+      int Len = mpiPack(TypedSend.base(), PackSend.base());
+      MPI_Bcast(PackSend.base(), Len, MPI_PACKED, 0, W);
+    } else {
+      MPI_Bcast(PackRecv.base(), PackedBytes, MPI_PACKED, 0, W);
+      mpiUnpack(PackRecv.base(), PackedBytes, TypedRecv.base(), N);
+    }
+    return;
+  case Variant::Ddtc:
+    if (Root) {
+      U.Kernel->pack(TypedSend.base(), size_t(Count), PackSend.base());
+      MPI_Bcast(PackSend.base(), B, MPI_BYTE, 0, W);
+    } else {
+      MPI_Bcast(PackRecv.base(), B, MPI_BYTE, 0, W);
+      U.Kernel->unpack(PackRecv.base(), size_t(Count), TypedRecv.base());
+    }
+    return;
+  }
+}
+
+void Exchange::allgather(Variant V) {
+  const int N = static_cast<int>(Count), B = static_cast<int>(Bytes);
+  MPI_Comm W = MPI_COMM_WORLD;
+  switch (V) {
+  case Variant::Reference:
+    MPI_Allgather(RefSend.base(), B, MPI_BYTE, RefRecv.base(), B, MPI_BYTE,
+                  W);
+    return;
+  case Variant::Mpi:
+  case Variant::MpiNormalized: {
+    MPI_Datatype D = typeOf(V);
+    MPI_Allgather(TypedSend.base(), N, D, TypedRecv.base(), N, D, W);
+    return;
+  }
+  case Variant::MpiPack: {
+    int Len = mpiPack(TypedSend.base(), PackSend.base());
+    MPI_Allgather(PackSend.base(), Len, MPI_PACKED, PackRecv.base(), Len,
+                  MPI_PACKED, W);
+    // Each rank's packed block unpacked where MPI_Allgather would have
+    // placed that rank's instances, continuing through one buffer.
+    int Position = 0;
+    for (int R = 0; R < Size; ++R)
+      MPI_Unpack(PackRecv.base(), Len * Size, &Position,
+                 TypedRecv.base() + int64_t(R) * Count * U.T->extent(), N,
+                 U.Mpi, W);
+    return;
+  }
+  case Variant::Ddtc:
+    // The ranks' packed blocks, one after another, are the packed stream
+    // of size x count instances: one unpack places them all.
+    U.Kernel->pack(TypedSend.base(), size_t(Count), PackSend.base());
+    MPI_Allgather(PackSend.base(), B, MPI_BYTE, PackRecv.base(), B, MPI_BYTE,
+                  W);
+    U.Kernel->unpack(PackRecv.base(), size_t(RecvCount), TypedRecv.base());
+    return;
+  }
+}
+
+double Exchange::kernelMicroseconds(int Nrep) {
+  std::vector<double> Pack(Nrep), Unpack(Nrep);
+  for (int I = 0; I < Nrep; ++I) {
+    double Start = MPI_Wtime();
+    U.Kernel->pack(TypedSend.base(), size_t(Count), PackSend.base());
+    double Middle = MPI_Wtime();
+    U.Kernel->unpack(PackRecv.base(), size_t(RecvCount), TypedRecv.base());
+    Pack[I] = Middle - Start;
+    Unpack[I] = MPI_Wtime() - Middle;
+  }
+  auto median = [](std::vector<double> V) {
+    std::sort(V.begin(), V.end());
+    return V[V.size() / 2];
+  };
+  double Both = (median(Pack) + median(Unpack)) * 1e6;
+  return O == Op::PingPong ? 2 * Both : Both;
+}
+
+//===----------------------------------------------------------------------===//
+// Correctness
+//===----------------------------------------------------------------------===//
+
+void Exchange::resetReceive() {
+  TypedRecv.fill(typedRecvSalt(Rank));
+  RefRecv.fill(refRecvSalt(Rank));
+}
+
+void Exchange::keepOracle() {
+  Oracle.assign(TypedRecv.begin(), TypedRecv.begin() + TypedRecv.bytes());
+}
+
+bool Exchange::matchesOracle(std::string &Where) const {
+  size_t N = TypedRecv.bytes();
+  if (std::memcmp(TypedRecv.begin(), Oracle.data(), N) == 0)
+    return true;
+  // Equal but for the padding of long doubles is equal.
+  std::vector<uint8_t> Mine(TypedRecv.begin(), TypedRecv.begin() + N);
+  std::vector<uint8_t> Theirs = Oracle;
+  ptrdiff_t Shift = TypedRecv.base() - TypedRecv.begin();
+  clearPadding(U.T, RecvCount, Mine.data() + Shift);
+  clearPadding(U.T, RecvCount, Theirs.data() + Shift);
+  if (Mine == Theirs)
+    return true;
+  Where = firstDifference(Mine.data(), Theirs.data(), N, -Shift);
+  return false;
+}
+
+bool Exchange::referenceArrived(std::string &Where) const {
+  // Which rank's RefSend each block of RefRecv must hold, if any.
+  std::vector<int> From;
+  if (O == Op::PingPong && Rank <= 1)
+    From = {0};
+  else if (O == Op::Bcast && Rank != 0)
+    From = {0};
+  else if (O == Op::Allgather)
+    for (int R = 0; R < Size; ++R)
+      From.push_back(R);
+  for (size_t Block = 0; Block < From.size(); ++Block) {
+    Buffer Expected(0, Bytes);
+    Expected.fill(refSendSalt(From[Block]));
+    const uint8_t *Got = RefRecv.base() + Block * Bytes;
+    if (std::memcmp(Got, Expected.base(), size_t(Bytes)) != 0) {
+      Where = firstDifference(Got, Expected.base(), size_t(Bytes),
+                              int64_t(Block) * Bytes);
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace ddtc::bench

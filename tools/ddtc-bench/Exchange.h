@@ -1,0 +1,124 @@
+//===- tools/ddtc-bench/Exchange.h - One operation, every variant -*- C++ -*-===//
+//
+// The buffers of one (type, count, operation) and the five ways of doing
+// the operation with them (contracts §6):
+//
+//   reference       the same number of bytes, contiguous, as MPI_BYTE;
+//   mpi             the type as the file describes it, built with MPI calls;
+//   mpi-normalized  the type ddtc_NAME_build makes (ddtc's normal form);
+//   mpi-pack        MPI_Pack / MPI_Unpack with the described type around
+//                   contiguous MPI_PACKED communication;
+//   ddtc            the emitted kernels around contiguous communication.
+//
+// Operations: ping-pong between ranks 0 and 1 (rank 1 returns what it
+// received, from its receive buffer; other ranks wait), MPI_Bcast from
+// rank 0, MPI_Allgather (every rank contributes `count` instances; the
+// receive buffer holds size x count instances, as MPI places them).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_BENCH_EXCHANGE_H
+#define DDTC_BENCH_EXCHANGE_H
+
+#include "BenchOptions.h"
+
+#include "ddtc/IR/Type.h"
+#include "ddtc/Runtime/KernelABI.h"
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ddtc::bench {
+
+/// Bytes [Lo, Hi) around a base pointer, the base 64-byte aligned as an
+/// application's array would be, filled with a pattern chosen by a salt.
+class Buffer {
+public:
+  Buffer() = default;
+  Buffer(int64_t Lo, int64_t Hi);
+  /// The pointer given to MPI: byte 0 of the typemap's coordinates.
+  uint8_t *base() const { return Base; }
+  uint8_t *begin() const { return Mem.get(); }
+  size_t bytes() const { return Bytes; }
+  void fill(uint64_t Salt);
+
+private:
+  struct FreeDeleter {
+    void operator()(void *P) const;
+  };
+  std::unique_ptr<uint8_t[], FreeDeleter> Mem;
+  uint8_t *Base = nullptr;
+  size_t Bytes = 0;
+};
+
+/// A type ready to be measured: its MPI handles (committed) and kernel.
+struct TypeUnderTest {
+  std::string Name;
+  const Type *T = nullptr;
+  MPI_Datatype Mpi = MPI_DATATYPE_NULL;
+  MPI_Datatype Normalized = MPI_DATATYPE_NULL; ///< null: no build function
+  const ddtc_kernel *Kernel = nullptr;         ///< null: no kernel
+};
+
+class Exchange {
+public:
+  /// Why the case cannot be measured (too large for int counts or for
+  /// --max-buffer), or nothing. Every rank computes the same verdict.
+  static std::optional<std::string> whyNot(const TypeUnderTest &U, Op O,
+                                           int64_t Count, int Size,
+                                           uint64_t MaxBuffer);
+
+  Exchange(const TypeUnderTest &U, Op O, int64_t Count, int Rank, int Size);
+
+  /// The bytes of one rank's message: count x MPI_Type_size.
+  int64_t messageBytes() const { return Bytes; }
+  /// Whether V can run for this type (a kernel, a build function).
+  bool has(Variant V) const;
+  /// Does the operation once with V (collective over MPI_COMM_WORLD).
+  void run(Variant V);
+  /// The time the ddtc variant spends in its kernels on the operation's
+  /// critical path, in microseconds (local; medians of Nrep calls each):
+  /// ping-pong 2 x (pack + unpack), MPI_Bcast pack + unpack, MPI_Allgather
+  /// pack + unpack of every rank's instances.
+  double kernelMicroseconds(int Nrep);
+
+  /// Correctness, once before timing (local; the caller agrees over the
+  /// ranks). resetReceive() refills every receive buffer with its pattern;
+  /// after the mpi variant ran, keepOracle() keeps its typed receive
+  /// buffer; matchesOracle() compares the typed receive buffer with it,
+  /// and referenceArrived() checks the reference variant's bytes.
+  void resetReceive();
+  void keepOracle();
+  bool matchesOracle(std::string &Where) const;
+  bool referenceArrived(std::string &Where) const;
+
+private:
+  void pingPong(Variant V);
+  void bcast(Variant V);
+  void allgather(Variant V);
+  MPI_Datatype typeOf(Variant V) const {
+    return V == Variant::MpiNormalized ? U.Normalized : U.Mpi;
+  }
+  int mpiPack(const uint8_t *Typed, uint8_t *Out) const;
+  void mpiUnpack(const uint8_t *In, int InBytes, uint8_t *Typed,
+                 int Instances) const;
+
+  const TypeUnderTest &U;
+  Op O;
+  int64_t Count;
+  int Rank, Size;
+  int64_t Bytes;       ///< Count x size
+  int64_t RecvCount;   ///< instances in the typed receive buffer
+  int PackCapacity = 0; ///< MPI_Pack_size of Count instances
+  int PackedBytes = 0;  ///< what MPI_Pack writes for Count instances
+  Buffer TypedSend, TypedRecv, PackSend, PackRecv, RefSend, RefRecv;
+  std::vector<uint8_t> Oracle;
+};
+
+} // namespace ddtc::bench
+
+#endif // DDTC_BENCH_EXCHANGE_H
