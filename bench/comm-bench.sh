@@ -1,0 +1,67 @@
+#!/bin/sh
+# The communication benchmarks of docs/performance.md ("Communication:
+# ddtc-bench"): ddtc-bench with 2 ranks (MPICH) on
+#   1. the basic layouts of seed 000 (examples/seed000-layouts.json:
+#      Variant 1 for A = 2, 10, 100, 1000, about 4096 MPI_INT per message);
+#   2. the DDTBench corpus (../shared/corpus/ddtbench, every file);
+#   3. the traces of the example applications (examples/traces, --uses);
+# every operation and variant, RUNS runs (default 5). Writes the results
+# to BUILD_DIR/bench/comm/ and the figures to docs/figures/comm-*.{png,svg}
+# (COMM_BENCH_OUT=DIR elsewhere), and prints the summary
+# (bench/comm-summary.py).
+#
+#   sh bench/comm-bench.sh BUILD_DIR [RUNS]
+#
+# BUILD_DIR holds tools/ddtc/ddtc, tools/ddtc-bench/ddtc-bench and
+# tools/ddtc-plot/ddtc-plot (configured with DDTC_ENABLE_MPI).
+set -e
+build=$(cd "${1:?usage: comm-bench.sh BUILD_DIR [RUNS]}" && pwd)
+runs=${2:-5}
+src=$(cd "$(dirname "$0")/.." && pwd)
+corpus=$src/../shared/corpus/ddtbench
+out=$build/bench/comm
+fig=${COMM_BENCH_OUT:-$src/docs/figures}
+ddtc=$build/tools/ddtc/ddtc
+bench="mpiexec.mpich -n 2 $build/tools/ddtc-bench/ddtc-bench"
+mkdir -p "$out" "$fig"
+
+$bench "$src/examples/seed000-layouts.json" --runs "$runs" --json "$out/seed000.json" -q
+"$ddtc" plot "$out/seed000.json" -o "$fig/comm-seed000.png" --title "seed 000 layouts (Variant 1), ~16 KiB, 2 ranks, MPICH 4.0.2"
+"$ddtc" plot "$out/seed000.json" -o "$fig/comm-seed000.svg" --title "seed 000 layouts (Variant 1), ~16 KiB, 2 ranks, MPICH 4.0.2"
+
+# One run of ddtc-bench per corpus file, merged into one results file.
+for f in "$corpus"/*.json; do
+  $bench "$f" --runs "$runs" --json "$out/corpus-$(basename "$f")" -q
+done
+python3 - "$out" <<'PY'
+import glob, json, sys
+out = sys.argv[1]
+parts = [json.load(open(p)) for p in sorted(glob.glob(out + "/corpus-*.json"))]
+merged = dict(parts[0])
+merged["file"] = "DDTBench corpus"
+merged["results"] = [r for p in parts for r in p["results"]]
+merged["skipped"] = [s for p in parts for s in p["skipped"]]
+json.dump(merged, open(out + "/corpus.json", "w"), indent=1)
+PY
+"$ddtc" plot "$out/corpus.json" -o "$fig/comm-corpus.png" --title "DDTBench corpus, count 1, 2 ranks, MPICH 4.0.2"
+"$ddtc" plot "$out/corpus.json" -o "$fig/comm-corpus.svg" --title "DDTBench corpus, count 1, 2 ranks, MPICH 4.0.2"
+
+for app in halo3d particles transpose; do
+  $bench "$src/examples/traces/$app.json" --uses --runs "$runs" --json "$out/$app.json" -q
+done
+python3 - "$out" <<'PY'
+import json, sys
+out = sys.argv[1]
+parts = [json.load(open("%s/%s.json" % (out, a))) for a in ("halo3d", "particles", "transpose")]
+merged = dict(parts[0])
+merged["file"] = "examples/traces (halo3d, particles, transpose)"
+merged["results"] = [dict(r, type="%s:%s" % (a, r["type"])) for a, p in
+                     zip(("halo3d", "particles", "transpose"), parts) for r in p["results"]]
+json.dump(merged, open(out + "/apps.json", "w"), indent=1)
+PY
+"$ddtc" plot "$out/apps.json" -o "$fig/comm-apps-speedup.png" --title "example applications, traced and replayed: speedup of ddtc over mpi, 2 ranks"
+"$ddtc" plot "$out/apps.json" -o "$fig/comm-apps-speedup.svg" --title "example applications, traced and replayed: speedup of ddtc over mpi, 2 ranks"
+"$ddtc" plot "$out/halo3d.json" --kind bars --types x_send_low,x_recv_low,y_send_low,z_send_low -o "$fig/comm-halo3d.png"
+
+python3 "$src/bench/comm-summary.py" "$out/seed000.json" "$out/corpus.json" \
+  "$out/halo3d.json" "$out/particles.json" "$out/transpose.json"

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""comm-summary.py RESULTS.json...: the figures docs/performance.md quotes
+from ddtc-bench results (bench/comm-bench.sh), per file and operation:
+
+  - geometric means of speedups, median time over median time:
+    mpi / ddtc, mpi / mpi-normalized (what normalization alone buys MPI),
+    mpi-pack / ddtc;
+  - for messages above 4 KiB: the cases where ddtc is slower than mpi,
+    mpi-normalized or mpi-pack by more than the noise (5%), named;
+  - how far the ddtc variant is from reference + kernel_us (its kernels'
+    time measured alone): the cases beyond 10%, named.
+
+Prints Markdown."""
+import json
+import math
+import sys
+from collections import defaultdict
+
+NOISE = 1.05
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def main():
+    total = defaultdict(list)  # op -> mpi/ddtc over every file
+    print("| results | op | cases | mpi/ddtc | mpi/mpi-normalized | mpi-pack/ddtc "
+          "| ddtc slower (> 4 KiB) | ddtc > 1.1 (reference + kernels) |")
+    print("|---|---|---:|---:|---:|---:|---|---|")
+    for path in sys.argv[1:]:
+        doc = json.load(open(path))
+        cases = defaultdict(dict)
+        for r in doc["results"]:
+            cases[(r["type"], r["count"], r["op"])][r["variant"]] = r
+        for op in ("pingpong", "bcast", "allgather"):
+            rows = {k: v for k, v in cases.items() if k[2] == op and "ddtc" in v and "mpi" in v}
+            if not rows:
+                continue
+            sp = [v["mpi"]["median_us"] / v["ddtc"]["median_us"] for v in rows.values()]
+            total[op] += sp
+            norm = [v["mpi"]["median_us"] / v["mpi-normalized"]["median_us"]
+                    for v in rows.values() if "mpi-normalized" in v]
+            pack = [v["mpi-pack"]["median_us"] / v["ddtc"]["median_us"]
+                    for v in rows.values() if "mpi-pack" in v]
+            slower, model = [], []
+            for (t, n, _), v in sorted(rows.items()):
+                d = v["ddtc"]
+                if d["bytes"] > 4096:
+                    worse = [b for b in ("mpi", "mpi-normalized", "mpi-pack")
+                             if b in v and d["median_us"] > NOISE * v[b]["median_us"]]
+                    if worse:
+                        slower.append("%s (%s)" % (t if n == 1 else "%s×%d" % (t, n),
+                                                   ", ".join(worse)))
+                if "reference" in v and "kernel_us" in d:
+                    bound = v["reference"]["median_us"] + d["kernel_us"]
+                    if d["median_us"] > 1.1 * bound:
+                        model.append("%s %.2f" % (t, d["median_us"] / bound))
+            name = doc["file"].split("/")[-1]
+            print("| %s | %s | %d | %.2f | %s | %s | %s | %s |" % (
+                name, op, len(rows), geomean(sp),
+                "%.2f" % geomean(norm) if norm else "-",
+                "%.2f" % geomean(pack) if pack else "-",
+                "; ".join(slower) or "none", "; ".join(model) or "none"))
+    print()
+    for op, sp in total.items():
+        print("- %s: geometric mean of mpi/ddtc over all %d cases: %.2f (min %.2f, max %.2f)"
+              % (op, len(sp), geomean(sp), min(sp), max(sp)))
+
+
+main()
