@@ -56,6 +56,33 @@ void clearPadding(const Type *T, int64_t N, uint8_t *Base) {
   }
 }
 
+/// Whether the typemap of N instances of T, placed as MPI places them,
+/// covers some byte twice. MPI allows such a type for sending only: a
+/// receive into it is erroneous and its result up to the library (e.g.
+/// MPI_Allgather of a type whose extent is smaller than its data). One bit
+/// per byte of the span, set run by run, a word at a time.
+bool receiveOverlaps(const Type *T, int64_t N) {
+  Span S = spanOf(T, N);
+  std::vector<uint64_t> Seen(static_cast<size_t>((S.Hi - S.Lo + 63) / 64));
+  TypemapWalker W(T, static_cast<uint64_t>(N), WalkMode::Bytes);
+  TypemapRun Run;
+  while (W.next(Run)) {
+    uint64_t First = static_cast<uint64_t>(Run.Offset - S.Lo);
+    uint64_t Last = First + static_cast<uint64_t>(Run.Length); // exclusive
+    while (First < Last) {
+      uint64_t Bit = First % 64;
+      uint64_t Bits = std::min<uint64_t>(64 - Bit, Last - First);
+      uint64_t Mask = (Bits == 64 ? ~0ull : ((1ull << Bits) - 1)) << Bit;
+      uint64_t &Word = Seen[First / 64];
+      if (Word & Mask)
+        return true;
+      Word |= Mask;
+      First += Bits;
+    }
+  }
+  return false;
+}
+
 std::string firstDifference(const uint8_t *A, const uint8_t *B, size_t N,
                             int64_t Origin) {
   size_t I = 0;
@@ -121,6 +148,11 @@ std::optional<std::string> Exchange::whyNot(const TypeUnderTest &U, Op O,
            std::to_string(static_cast<long long>(
                std::min<__int128>(Total, LLONG_MAX))) +
            " bytes, more than --max-buffer " + std::to_string(MaxBuffer);
+  if (receiveOverlaps(T, recvInstances(O, Count, Size)))
+    return std::string("the receive buffer's typemap (") +
+           std::to_string(recvInstances(O, Count, Size)) +
+           " instances) covers some bytes twice: MPI allows such a type "
+           "for sending only";
   return std::nullopt;
 }
 
