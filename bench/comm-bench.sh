@@ -8,7 +8,9 @@
 # every operation and variant, RUNS runs (default 5). Writes the results
 # to BUILD_DIR/bench/comm/ and the figures to docs/figures/comm-*.{png,svg}
 # (COMM_BENCH_OUT=DIR elsewhere), and prints the summary
-# (bench/comm-summary.py).
+# (bench/comm-summary.py). COMM_BENCH_TAG=T names them comm-T-* instead,
+# for runs under other settings (mpiexec passes the environment on, e.g.
+# UCX_RNDV_THRESH=inf).
 #
 #   sh bench/comm-bench.sh BUILD_DIR [RUNS]
 #
@@ -19,15 +21,16 @@ build=$(cd "${1:?usage: comm-bench.sh BUILD_DIR [RUNS]}" && pwd)
 runs=${2:-5}
 src=$(cd "$(dirname "$0")/.." && pwd)
 corpus=$src/../shared/corpus/ddtbench
-out=$build/bench/comm
+tag=${COMM_BENCH_TAG:+$COMM_BENCH_TAG-}
+out=$build/bench/comm${COMM_BENCH_TAG:+-$COMM_BENCH_TAG}
 fig=${COMM_BENCH_OUT:-$src/docs/figures}
 ddtc=$build/tools/ddtc/ddtc
 bench="mpiexec.mpich -n 2 $build/tools/ddtc-bench/ddtc-bench"
 mkdir -p "$out" "$fig"
 
 $bench "$src/examples/seed000-layouts.json" --runs "$runs" --json "$out/seed000.json" -q
-"$ddtc" plot "$out/seed000.json" -o "$fig/comm-seed000.png" --title "seed 000 layouts (Variant 1), ~16 KiB, 2 ranks, MPICH 4.0.2"
-"$ddtc" plot "$out/seed000.json" -o "$fig/comm-seed000.svg" --title "seed 000 layouts (Variant 1), ~16 KiB, 2 ranks, MPICH 4.0.2"
+"$ddtc" plot "$out/seed000.json" -o "$fig/comm-${tag}seed000.png" --title "seed 000 layouts (Variant 1), ~16 KiB, 2 ranks, MPICH 4.0.2"
+"$ddtc" plot "$out/seed000.json" -o "$fig/comm-${tag}seed000.svg" --title "seed 000 layouts (Variant 1), ~16 KiB, 2 ranks, MPICH 4.0.2"
 
 # One run of ddtc-bench per corpus file, merged into one results file.
 for f in "$corpus"/*.json; do
@@ -43,8 +46,8 @@ merged["results"] = [r for p in parts for r in p["results"]]
 merged["skipped"] = [s for p in parts for s in p["skipped"]]
 json.dump(merged, open(out + "/corpus.json", "w"), indent=1)
 PY
-"$ddtc" plot "$out/corpus.json" -o "$fig/comm-corpus.png" --title "DDTBench corpus, count 1, 2 ranks, MPICH 4.0.2"
-"$ddtc" plot "$out/corpus.json" -o "$fig/comm-corpus.svg" --title "DDTBench corpus, count 1, 2 ranks, MPICH 4.0.2"
+"$ddtc" plot "$out/corpus.json" -o "$fig/comm-${tag}corpus.png" --title "DDTBench corpus, count 1, 2 ranks, MPICH 4.0.2"
+"$ddtc" plot "$out/corpus.json" -o "$fig/comm-${tag}corpus.svg" --title "DDTBench corpus, count 1, 2 ranks, MPICH 4.0.2"
 
 for app in halo3d particles transpose; do
   $bench "$src/examples/traces/$app.json" --uses --runs "$runs" --json "$out/$app.json" -q
@@ -59,9 +62,9 @@ merged["results"] = [dict(r, type="%s:%s" % (a, r["type"])) for a, p in
                      zip(("halo3d", "particles", "transpose"), parts) for r in p["results"]]
 json.dump(merged, open(out + "/apps.json", "w"), indent=1)
 PY
-"$ddtc" plot "$out/apps.json" -o "$fig/comm-apps-speedup.png" --title "example applications, traced and replayed: speedup of ddtc over mpi, 2 ranks"
-"$ddtc" plot "$out/apps.json" -o "$fig/comm-apps-speedup.svg" --title "example applications, traced and replayed: speedup of ddtc over mpi, 2 ranks"
-"$ddtc" plot "$out/halo3d.json" --kind bars --types x_send_low,x_recv_low,y_send_low,z_send_low -o "$fig/comm-halo3d.png"
+"$ddtc" plot "$out/apps.json" -o "$fig/comm-${tag}apps-speedup.png" --title "example applications, traced and replayed: speedup of ddtc over mpi, 2 ranks"
+"$ddtc" plot "$out/apps.json" -o "$fig/comm-${tag}apps-speedup.svg" --title "example applications, traced and replayed: speedup of ddtc over mpi, 2 ranks"
+"$ddtc" plot "$out/halo3d.json" --kind bars --types x_send_low,x_recv_low,y_send_low,z_send_low -o "$fig/comm-${tag}halo3d.png"
 
 python3 "$src/bench/comm-summary.py" "$out/seed000.json" "$out/corpus.json" \
   "$out/halo3d.json" "$out/particles.json" "$out/transpose.json"
