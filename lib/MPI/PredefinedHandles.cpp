@@ -16,8 +16,10 @@ struct NamedHandle {
   MPI_Datatype Handle;
 };
 
-// Every name of Predefined.def with its MPICH handle. The table is checked
-// against Predefined.def at startup.
+// Every name of Predefined.def with its handle. The table is checked
+// against Predefined.def at startup. It names only types that MPI 3.1
+// defines, which MPICH and Open MPI both have (MPI_INTEGER16 or MPICH's
+// MPIX_ types would need an #ifdef).
 const NamedHandle PredefinedHandles[] = {
     {"MPI_CHAR", MPI_CHAR},
     {"MPI_SIGNED_CHAR", MPI_SIGNED_CHAR},

@@ -8,6 +8,10 @@
 // Contents reads both layouts into one list of integers in the order of the
 // IR's field table (getKindSpec), so that each combiner is a few lines.
 //
+// MPI before 4.0 (Open MPI 4.1) has only MPI_Type_get_envelope/contents,
+// without the large counts: there every type has the classic layout, and
+// getEnvelope/getContents below return no large counts.
+//
 //===----------------------------------------------------------------------===//
 #include "ddtc/MPI/TypeDecoder.h"
 
@@ -59,6 +63,42 @@ struct Contents {
   bool isLarge() const { return !Counts.empty(); }
 };
 
+// The envelope and contents calls of the family in use (MPISupport.h), with
+// the large-count signature: Sizes holds the numbers of ints, addresses,
+// large counts and datatypes. Without MPI 4 there are no large counts.
+#if DDTC_MPI_LARGE_COUNT
+int getEnvelope(MPI_Datatype H, MPI_Count (&Sizes)[4], int &Combiner) {
+  return PMPI_Type_get_envelope_c(H, &Sizes[0], &Sizes[1], &Sizes[2],
+                                  &Sizes[3], &Combiner);
+}
+
+int getContents(MPI_Datatype H, const MPI_Count (&Sizes)[4], int *Ints,
+                MPI_Aint *Addresses, MPI_Count *Counts, MPI_Datatype *Types) {
+  return PMPI_Type_get_contents_c(H, Sizes[0], Sizes[1], Sizes[2], Sizes[3],
+                                  Ints, Addresses, Counts, Types);
+}
+#else
+int getEnvelope(MPI_Datatype H, MPI_Count (&Sizes)[4], int &Combiner) {
+  int NumInts = 0, NumAddrs = 0, NumTypes = 0;
+  int Rc = PMPI_Type_get_envelope(H, &NumInts, &NumAddrs, &NumTypes,
+                                  &Combiner);
+  Sizes[0] = NumInts;
+  Sizes[1] = NumAddrs;
+  Sizes[2] = 0;
+  Sizes[3] = NumTypes;
+  return Rc;
+}
+
+int getContents(MPI_Datatype H, const MPI_Count (&Sizes)[4], int *Ints,
+                MPI_Aint *Addresses, MPI_Count *, MPI_Datatype *Types) {
+  // The sizes come from getEnvelope's ints.
+  return PMPI_Type_get_contents(H, static_cast<int>(Sizes[0]),
+                                static_cast<int>(Sizes[1]),
+                                static_cast<int>(Sizes[3]), Ints, Addresses,
+                                Types);
+}
+#endif
+
 /// Frees the handles of derived operands that MPI_Type_get_contents
 /// returned: they are new references to the operands.
 class OperandReferences {
@@ -71,8 +111,7 @@ public:
     for (MPI_Datatype &T : Types) {
       MPI_Count Sizes[4];
       int Combiner;
-      if (PMPI_Type_get_envelope_c(T, &Sizes[0], &Sizes[1], &Sizes[2],
-                                   &Sizes[3], &Combiner) == MPI_SUCCESS &&
+      if (getEnvelope(T, Sizes, Combiner) == MPI_SUCCESS &&
           Combiner != MPI_COMBINER_NAMED)
         PMPI_Type_free(&T);
     }
@@ -89,20 +128,17 @@ Error mpiError(const char *Call, int Code) {
 Expected<Contents> readContents(MPI_Datatype H) {
   MPI_Count Sizes[4];
   Contents C;
-  if (int Rc = PMPI_Type_get_envelope_c(H, &Sizes[0], &Sizes[1], &Sizes[2],
-                                        &Sizes[3], &C.Combiner))
-    return mpiError("MPI_Type_get_envelope_c", Rc);
+  if (int Rc = getEnvelope(H, Sizes, C.Combiner))
+    return mpiError(DDTC_MPI_COUNT_NAME(MPI_Type_get_envelope), Rc);
   if (C.Combiner == MPI_COMBINER_NAMED)
     return C;
   C.Ints.resize(static_cast<size_t>(Sizes[0]));
   C.Addresses.resize(static_cast<size_t>(Sizes[1]));
   C.Counts.resize(static_cast<size_t>(Sizes[2]));
   std::vector<MPI_Datatype> Types(static_cast<size_t>(Sizes[3]));
-  if (int Rc = PMPI_Type_get_contents_c(H, Sizes[0], Sizes[1], Sizes[2],
-                                        Sizes[3], C.Ints.data(),
-                                        C.Addresses.data(), C.Counts.data(),
-                                        Types.data()))
-    return mpiError("MPI_Type_get_contents_c", Rc);
+  if (int Rc = getContents(H, Sizes, C.Ints.data(), C.Addresses.data(),
+                           C.Counts.data(), Types.data()))
+    return mpiError(DDTC_MPI_COUNT_NAME(MPI_Type_get_contents), Rc);
   C.Types = std::move(Types);
   return C;
 }

@@ -1,8 +1,9 @@
 //===- ddtc/MPI/MPISupport.h - Small helpers around MPI calls ---*- C++ -*-===//
 //
 // What every MPI-facing part of ddtc needs: an error code as text, a
-// datatype handle that frees itself, and the main() of the test and
-// benchmark programs.
+// datatype handle that frees itself, the main() of the test and benchmark
+// programs, and the choice between MPI 4's large-count functions and MPI
+// 3.1's int-count ones.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DDTC_MPI_MPISUPPORT_H
@@ -10,11 +11,40 @@
 
 #include <mpi.h>
 
+#include <climits>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
+// MPI 4 added a large-count (`_c`) form of every datatype constructor and of
+// MPI_Type_get_envelope/contents, with MPI_Count counts, lengths and
+// displacements. MPICH 4 has them; Open MPI 4.1 implements MPI 3.1 and has
+// only the classic functions, whose counts and element displacements are
+// ints (byte displacements are MPI_Aint in both). ddtc uses the `_c` form
+// where it exists and otherwise the classic one, reporting a value that
+// does not fit an int as an error. DDTC_MPI_COUNT_FN(F) is the function F
+// of the family in use where the two take the same arguments but for the
+// count types, DDTC_MPI_COUNT_NAME(F) its name for messages.
+#if MPI_VERSION >= 4
+#define DDTC_MPI_LARGE_COUNT 1
+#define DDTC_MPI_COUNT_FN(F) F##_c
+#define DDTC_MPI_COUNT_NAME(F) #F "_c"
+#else
+#define DDTC_MPI_LARGE_COUNT 0
+#define DDTC_MPI_COUNT_FN(F) F
+#define DDTC_MPI_COUNT_NAME(F) #F
+#endif
+
+// Byte displacements are MPI_Aint in the classic functions: they take the
+// IR's 64-bit values as they are.
+static_assert(sizeof(MPI_Aint) >= sizeof(int64_t),
+              "MPI_Aint narrower than ddtc's 64-bit displacements");
+
 namespace ddtc {
+
+/// Whether V fits an int argument of an MPI function.
+inline bool fitsInt(int64_t V) { return V >= INT_MIN && V <= INT_MAX; }
 
 /// The MPI library's message for an error code, on one line.
 std::string mpiErrorString(int Code);

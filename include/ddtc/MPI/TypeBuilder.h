@@ -14,11 +14,9 @@
 
 #include <mpi.h>
 
-#include <climits>
 #include <functional>
 #include <map>
 #include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -35,7 +33,9 @@ public:
   /// hash-consed, so for ddtc two equal subtrees are one type, and MPICH
   /// looks at the identity of types (Yaksa turns a struct whose members are
   /// all the same type into an hindexed, without the struct's padding). On
-  /// failure, Err names the MPI call and MPICH's message.
+  /// failure, Err names the MPI call and the MPI library's message, or the
+  /// argument that does not fit the call's int parameter (MPI before 4.0
+  /// has only int counts; MPISupport.h).
   std::optional<Handle> build(const Type *T, std::string &Err);
 
 private:
@@ -44,15 +44,6 @@ private:
                                    int Code) {
     Err = std::string(Call) + ": " + mpiErrorString(Code);
     return std::nullopt;
-  }
-  static std::vector<MPI_Count> counts(std::span<const int64_t> L) {
-    return std::vector<MPI_Count>(L.begin(), L.end());
-  }
-  static bool toInt(int64_t V, int &Out) {
-    if (V < INT_MIN || V > INT_MAX)
-      return false;
-    Out = static_cast<int>(V);
-    return true;
   }
 
   const std::vector<MPI_Datatype> &Predefined;

@@ -7,6 +7,8 @@
 // Every combiner of MPI-4 that the IR has a kind for is decoded, in its
 // classic and its large-count (`_c`) form; the IR then computes bounds,
 // typemap and normal form with MPICH's rules, as for a description file.
+// With an MPI before 4.0 (Open MPI 4.1), which has neither the `_c` calls
+// nor `_c` types, the classic MPI_Type_get_envelope/contents are used.
 //
 // Calls go to the PMPI_ entry points, so that the decoder works inside the
 // interposition libraries, which wrap the MPI_ names (lib/Runtime).
