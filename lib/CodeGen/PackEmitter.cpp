@@ -246,6 +246,17 @@ void SourcePrinter::printPrelude() {
       "  xfer<Pack>(Buf, Packed, N + OpaqueZero);",
       "}",
       "",
+      "// Asks for the line at Buf ahead of its use, to be read (pack) or",
+      "// written (unpack): table walks, whose addresses the hardware cannot",
+      "// guess. A hint only, and only where the compiler has the builtin.",
+      "template <bool Pack> inline void prefetch(const char *Buf) {",
+      "#if defined(__GNUC__) || defined(__clang__)",
+      "  __builtin_prefetch(Buf, Pack ? 0 : 1);",
+      "#else",
+      "  (void)Buf;",
+      "#endif",
+      "}",
+      "",
       "// Packs bytes [F, L) of a sequence of elements of E packed bytes each:",
       "// Whole(k, P) packs element k, Part(k, P, A, Z) its bytes [A, Z); both",
       "// return the end of what they wrote.",
@@ -465,6 +476,15 @@ void SourcePrinter::printSegmentCopy(const Kernel &K, size_t SI) {
     return;
   }
   W.open("for (Off k = 0; k < " + str(S.Count) + "; ++k) {");
+  if (S.Prefetch) {
+    // A table walk: the element Prefetch iterations ahead, for reading
+    // (pack) or writing (unpack); see PlanOptions::PrefetchDistance.
+    std::string Ahead = "(k + " + str(S.Prefetch) + ")";
+    W.line("if (" + Ahead + " < " + str(S.Count) + ")");
+    W.line("  prefetch<Pack>(" +
+           elementAddress(K, SI, Ahead.c_str()).plus(S.Child->lb()).print() +
+           ");");
+  }
   printElementCopy(S, elementAddress(K, SI, "k"), repsExpr(K, SI, "k"),
                    "Pack", "P");
   W.close();

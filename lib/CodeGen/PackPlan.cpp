@@ -210,11 +210,28 @@ void PackPlan::planLoops(Kernel &K) {
       for (int64_t R : S.RepsList)
         S.PackedSize += static_cast<uint64_t>(R) * ChildSize;
     Packed += S.PackedSize;
+    S.Prefetch = prefetchDistance(S);
     K.Segments.push_back(std::move(S));
   }
   assert(Packed == static_cast<uint64_t>(T->size()) &&
          "segments must hold the node's data");
   planTiling(K);
+}
+
+uint64_t PackPlan::prefetchDistance(const Segment &S) const {
+  // Only table walks: a constant stride is followed by the hardware's
+  // stride prefetcher (prefetching NAS_MG_x's 1,040-byte stride 4 to 32
+  // elements ahead changed nothing, docs/emit.md). Only loops that run
+  // well past the distance, and elements small enough that the loop is
+  // bound by their misses rather than by copying.
+  uint64_t D = Options.PrefetchDistance;
+  if (D == 0 || S.Strided || S.Count < 2 * D)
+    return 0;
+  int64_t ElementBytes = S.uniformReps() ? S.Reps * S.Child->size() : 0;
+  if (!S.DenseChild || ElementBytes == 0 ||
+      ElementBytes > Options.PrefetchMaxElementBytes)
+    return 0;
+  return D;
 }
 
 void PackPlan::planTiling(Kernel &K) {
