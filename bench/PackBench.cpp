@@ -1,40 +1,53 @@
-//===- bench/PackBench.cpp - ddtc pack/unpack against MPICH ---------------===//
+//===- bench/PackBench.cpp - ddtc pack/unpack against MPI and the machine -===//
 //
-// The pack/unpack benchmark of issue 4 (see docs/performance.md, run by
-// bench/pack-bench.sh). For every named type of each description file, sent
-// with a count that makes a packed message of 1-8 MB, it measures side by
-// side in one process:
+// The pack/unpack benchmark of issues 4 and 10 (see docs/performance.md, run
+// by bench/pack-bench.sh). For every named type of each description file,
+// sent with a count that makes a packed message of 1-8 MB (or --count, or
+// --target-bytes for small messages), it measures side by side in one
+// process:
 //
 //   ddtc     ddtc_NAME_pack / ddtc_NAME_unpack, from the code `ddtc emit`
 //            wrote for the file, compiled into LIBRARY.so and loaded here
-//   MPICH    MPI_Pack / MPI_Unpack with the type as the file writes it
-//            (one handle per node, what the application would build)
-//   MPICH-n  MPI_Pack with the normalized type ddtc_NAME_build makes
+//   mpi      MPI_Pack / MPI_Unpack of the MPI library the benchmark is built
+//            with (MPICH by default; Open MPI in a second build), with the
+//            type as the file writes it (one handle per node, what the
+//            application would build)
+//   mpi-n    MPI_Pack with the normalized type ddtc_NAME_build makes
 //   hand     a hand-written loop (HandLoops.h): nested element loops for
 //            the seed-000 layouts (names GROUP_A<n>), otherwise one memcpy
 //            per block of the flattened block list
 //   memcpy   one memcpy of the packed size
+//   memcpy-L one memcpy of (64 * L + P) / 2 bytes, L the distinct cache
+//            lines the message touches in its typed buffer and P its packed
+//            size: the bandwidth of the roofline over pack's footprint
+//            (Roofline.h)
 //
-// Before timing, every pack result (ddtc, MPICH-n, hand) must equal MPI_Pack
+// Before timing, every pack result (ddtc, mpi-n, hand) must equal MPI_Pack
 // and every unpack result (ddtc, hand) must equal MPI_Unpack, byte for
 // byte over the whole typed buffer; otherwise the benchmark fails (exit 1).
 //
-// Timing: caches warm (every buffer is touched by the checks, and each
-// method runs once before it is timed). A repetition times a batch of
-// calls lasting at least --min-ms; the methods take turns, one batch each,
-// so that a noisy moment hits all of them. Reported: the median over
-// --reps repetitions of the throughput in GB/s (10^9 bytes of packed data
-// per second), and ratios of those medians; with --best, the best
-// repetition instead (for A/B experiments on a busy machine).
+// Timing: a repetition times a batch of calls lasting at least --min-ms,
+// after a read of twice the last-level cache (which writes back the lines
+// the previous method left dirty) and one untimed call of the same method,
+// so that every method starts from clean caches and a TLB holding its own
+// data. Without them, the method that followed the hand unpack of 140 MB
+// paid for it: 35 % on NAS_MG_x, whichever method it was. The methods take
+// turns, one batch each, so that a noisy moment hits all of them. Reported:
+// the median over --reps repetitions of the throughput in GB/s (10^9 bytes
+// of packed data per second); with --best, the best repetition instead
+// (for A/B experiments on a busy machine).
 //
 // Usage:
-//   ddtc-pack-bench [--reps N] [--min-ms T] [--target-bytes B]
+//   ddtc-pack-bench [--reps N] [--min-ms T] [--target-bytes B] [--count N]
 //                   [--max-footprint B] [--best] FILE LIBRARY.so [FILE LIBRARY.so...]
 //
-// Output: a Markdown table, one row per type, then summary lines.
+// Output: JSON on stdout (one object per type; bench/pack-report.py turns
+// one or more such files into the tables of docs/performance.md), and a
+// line per type on stderr.
 //
 //===----------------------------------------------------------------------===//
 #include "HandLoops.h"
+#include "Roofline.h"
 
 #include "ddtc/Frontend/JSONReader.h"
 #include "ddtc/IR/Module.h"
@@ -71,6 +84,7 @@ struct Options {
   int64_t TargetBytes = 2 << 20;
   int64_t MinBytes = 1 << 20;
   int64_t MaxFootprint = 256 << 20;
+  int64_t Count = 0; ///< fixed count; 0: from the target size
   bool Best = false;
   std::vector<std::string> Positional;
 };
@@ -206,7 +220,7 @@ struct Method {
   std::string Name;
   std::function<void()> Run;
   int64_t Batch = 1;
-  std::vector<double> GBs;
+  std::vector<double> Seconds; ///< per call, one entry per repetition
 };
 
 double median(std::vector<double> V) {
@@ -222,8 +236,23 @@ double secondsOf(Method &M, int64_t Calls) {
   return std::chrono::duration<double>(Clock::now() - Start).count();
 }
 
-/// Times every method Reps times, in turns; Packed is the packed size.
-void timeAll(std::vector<Method> &Ms, size_t Packed, const Options &O) {
+/// Reads a buffer twice the size of the last-level cache, so that the
+/// lines another method left dirty are written back now, not during the
+/// next method's batch (a pack that followed an unpack of 30 MB paid for
+/// its write-backs: 0.88 against 1.25 GB/s on SPECFEM3D_oc).
+void flushCaches() {
+  // Twice the 32 MiB L3 of the Zen 4/5 parts the benchmark ran on; fixed,
+  // since sysconf(_SC_LEVEL3_CACHE_SIZE) reports 532 MB under this VM.
+  static std::vector<uint64_t> Big((64 << 20) / sizeof(uint64_t), 1);
+  uint64_t Sum = 0;
+  for (size_t I = 0; I < Big.size(); I += 8) // one word per line
+    Sum += Big[I];
+  static volatile uint64_t Sink;
+  Sink = Sink + Sum;
+}
+
+/// Times every method Reps times, in turns.
+void timeAll(std::vector<Method> &Ms, const Options &O) {
   for (Method &M : Ms) {
     M.Run(); // warm up
     double T = secondsOf(M, 1);
@@ -232,8 +261,11 @@ void timeAll(std::vector<Method> &Ms, size_t Packed, const Options &O) {
   }
   for (int R = 0; R < O.Reps; ++R)
     for (Method &M : Ms) {
-      double S = secondsOf(M, M.Batch);
-      M.GBs.push_back(static_cast<double>(Packed) * M.Batch / S * 1e-9);
+      // Every batch starts from the same state: clean caches holding this
+      // method's data, not the previous method's dirty lines.
+      flushCaches();
+      M.Run();
+      M.Seconds.push_back(secondsOf(M, M.Batch) / static_cast<double>(M.Batch));
     }
 }
 
@@ -243,22 +275,24 @@ void timeAll(std::vector<Method> &Ms, size_t Packed, const Options &O) {
 
 struct Row {
   std::string Name;
-  int64_t Count = 0;
-  double PackedMB = 0, FootprintMB = 0, MeanBlock = 0;
-  // Medians in GB/s.
-  double DdtcPack = 0, MpiPack = 0, MpiNormPack = 0, HandPack = 0;
-  double Memcpy = 0, DdtcUnpack = 0, MpiUnpack = 0, HandUnpack = 0;
+  int64_t Count = 0, Packed = 0, Footprint = 0, Runs = 0;
+  int64_t MemcpyBytes = 0; ///< of the roofline's memcpy ("memcpy_L")
+  LineCount Lines;
   bool HandIsGeneric = false;
+  /// Method name and seconds per call (median or best over repetitions).
+  std::vector<std::pair<std::string, double>> Seconds;
 };
 
 int64_t chooseCount(const Type *T, const Options &O) {
+  if (O.Count)
+    return O.Count;
   int64_t Size = T->size();
   auto CountFor = [&](int64_t Bytes) {
     return std::max<int64_t>(1, (Bytes + Size - 1) / Size);
   };
   int64_t C = CountFor(O.TargetBytes);
   if (TypedBuffer::footprint(T, C) > O.MaxFootprint)
-    C = CountFor(O.MinBytes);
+    C = CountFor(std::min(O.MinBytes, O.TargetBytes));
   return C;
 }
 
@@ -269,7 +303,7 @@ void comparePacked(const std::string &Name, const char *What,
   size_t I = 0;
   while (Got[I] == Want[I])
     ++I;
-  fail(Name + ": " + What + " differs from MPICH at byte " +
+  fail(Name + ": " + What + " differs from MPI_Pack at byte " +
        std::to_string(I) + " of " + std::to_string(N));
 }
 
@@ -283,9 +317,9 @@ Row benchType(const std::string &Name, const Type *T, Library &Lib,
   if (E.PackedSize(static_cast<size_t>(Count)) != Packed)
     fail(Name + ": ddtc_" + Name + "_packed_size differs from the type's size");
   R.Count = Count;
-  R.PackedMB = static_cast<double>(Packed) / 1e6;
-  R.FootprintMB =
-      static_cast<double>(TypedBuffer::footprint(T, Count)) / 1e6;
+  R.Packed = static_cast<int64_t>(Packed);
+  R.Footprint = TypedBuffer::footprint(T, Count);
+  R.Lines = countLines(T, Count);
 
   // The blocks: of one instance for the generic hand loop, of the whole
   // message for the mean contiguous block (runs merge across instances).
@@ -296,10 +330,8 @@ Row benchType(const std::string &Name, const Type *T, Library &Lib,
     while (W.next(Run))
       Blocks.push_back({Run.Offset, Run.Length});
     TypemapWalker WAll(T, static_cast<uint64_t>(Count), WalkMode::Bytes);
-    uint64_t NumRuns = 0;
     while (WAll.next(Run))
-      ++NumRuns;
-    R.MeanBlock = static_cast<double>(Packed) / static_cast<double>(NumRuns);
+      ++R.Runs;
   }
   Seed000Layout Layout;
   int A = 0;
@@ -318,6 +350,13 @@ Row benchType(const std::string &Name, const Type *T, Library &Lib,
 
   TypedBuffer Src(T, Count, 1), Dst(T, Count, 2);
   Bytes Ref(Packed, 3), Out(Packed, 4), Copy(Packed, 5);
+  // The roofline's memcpy: as many bytes in its two buffers as pack has in
+  // the lines it touches and its packed stream, so that both live at the
+  // same level of the memory hierarchy.
+  R.MemcpyBytes =
+      (LineBytes * R.Lines.Lines + R.Packed) / 2 / LineBytes * LineBytes;
+  size_t MemcpyBytes = static_cast<size_t>(R.MemcpyBytes);
+  Bytes LinesFrom(MemcpyBytes, 9), LinesTo(MemcpyBytes, 10);
   uint8_t *SrcBase = Src.base(), *DstBase = Dst.base();
   int PackedInt = static_cast<int>(Packed);
   int ICount = static_cast<int>(Count);
@@ -380,25 +419,26 @@ Row benchType(const std::string &Name, const Type *T, Library &Lib,
   }
 
   std::vector<Method> Ms;
-  Ms.push_back({"ddtc pack", [&] {
+  Ms.push_back({"ddtc_pack", [&] {
                   E.Pack(SrcBase, static_cast<size_t>(Count), Out.data());
                 }});
-  Ms.push_back({"MPICH pack", [&] { MpiPack(MpiType, Out.data()); }});
-  Ms.push_back({"MPICH-n pack", [&] { MpiPack(NormType, Out.data()); }});
-  Ms.push_back({"hand pack", [&] { HandPack(Out.data()); }});
+  Ms.push_back({"mpi_pack", [&] { MpiPack(MpiType, Out.data()); }});
+  Ms.push_back({"mpi_n_pack", [&] { MpiPack(NormType, Out.data()); }});
+  Ms.push_back({"hand_pack", [&] { HandPack(Out.data()); }});
   Ms.push_back({"memcpy", [&] { std::memcpy(Copy.data(), Ref.data(), Packed); }});
-  Ms.push_back({"ddtc unpack", [&] {
+  Ms.push_back({"memcpy_L", [&] {
+                  std::memcpy(LinesTo.data(), LinesFrom.data(), MemcpyBytes);
+                }});
+  Ms.push_back({"ddtc_unpack", [&] {
                   E.Unpack(Ref.data(), static_cast<size_t>(Count), DstBase);
                 }});
-  Ms.push_back({"MPICH unpack", MpiUnpack});
-  Ms.push_back({"hand unpack", HandUnpack});
-  timeAll(Ms, Packed, O);
-  double *Fields[] = {&R.DdtcPack, &R.MpiPack,    &R.MpiNormPack,
-                      &R.HandPack, &R.Memcpy,     &R.DdtcUnpack,
-                      &R.MpiUnpack, &R.HandUnpack};
-  for (size_t I = 0; I < Ms.size(); ++I)
-    *Fields[I] = O.Best ? *std::max_element(Ms[I].GBs.begin(), Ms[I].GBs.end())
-                        : median(Ms[I].GBs);
+  Ms.push_back({"mpi_unpack", MpiUnpack});
+  Ms.push_back({"hand_unpack", HandUnpack});
+  timeAll(Ms, O);
+  for (Method &M : Ms)
+    R.Seconds.push_back(
+        {M.Name, O.Best ? *std::min_element(M.Seconds.begin(), M.Seconds.end())
+                        : median(M.Seconds)});
 
   MPI_Type_free(&NormType); // MpiType is freed by its Handle
   return R;
@@ -408,60 +448,57 @@ Row benchType(const std::string &Name, const Type *T, Library &Lib,
 // Report
 //===----------------------------------------------------------------------===//
 
-void printTable(const std::vector<Row> &Rows) {
-  std::printf("| type | count | packed MB | typed MB | mean block B "
-              "| ddtc pack | MPICH pack | MPICH-n pack | hand pack | memcpy "
-              "| ddtc unpack | MPICH unpack | hand unpack "
-              "| ddtc/MPICH p, u | ddtc/hand p, u | ddtc/memcpy p, u |\n");
-  std::printf("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
-  for (const Row &R : Rows)
-    std::printf("| %s | %lld | %.2f | %.1f | %.0f | %.2f | %.2f | %.2f | "
-                "%.2f | %.2f | %.2f | %.2f | %.2f | %.2f, %.2f | %.2f, %.2f "
-                "| %.2f, %.2f |\n",
-                R.Name.c_str(),
-                static_cast<long long>(R.Count), R.PackedMB, R.FootprintMB,
-                R.MeanBlock, R.DdtcPack, R.MpiPack, R.MpiNormPack, R.HandPack,
-                R.Memcpy, R.DdtcUnpack, R.MpiUnpack, R.HandUnpack,
-                R.DdtcPack / R.MpiPack, R.DdtcUnpack / R.MpiUnpack,
-                R.DdtcPack / R.HandPack, R.DdtcUnpack / R.HandUnpack,
-                R.DdtcPack / R.Memcpy, R.DdtcUnpack / R.Memcpy);
+/// The first line of MPI_Get_library_version: "MPICH Version: 4.0.2",
+/// "Open MPI v4.1.4, ...".
+std::string mpiLibrary() {
+  char V[MPI_MAX_LIBRARY_VERSION_STRING];
+  int Len = 0;
+  MPI_Get_library_version(V, &Len);
+  std::string S(V, static_cast<size_t>(Len));
+  S = S.substr(0, S.find_first_of("\n\r"));
+  while (!S.empty() && (S.back() == ' ' || S.back() == '\t'))
+    S.pop_back();
+  std::string Out;
+  for (char C : S)
+    if (C == '"' || C == '\\')
+      Out += ' ';
+    else if (C == '\t')
+      Out += ' ';
+    else
+      Out += C;
+  return Out;
 }
 
-void printSummary(const std::vector<Row> &Rows) {
-  double LogP = 0, LogU = 0;
-  int SlowerMpi = 0, SlowerHand = 0, BelowMemcpy = 0, BigBlock = 0;
-  for (const Row &R : Rows) {
-    LogP += std::log(R.DdtcPack / R.MpiPack);
-    LogU += std::log(R.DdtcUnpack / R.MpiUnpack);
-    if (R.DdtcPack < R.MpiPack || R.DdtcUnpack < R.MpiUnpack) {
-      ++SlowerMpi;
-      std::printf("slower than MPICH: %s (pack %.2fx, unpack %.2fx)\n",
-                  R.Name.c_str(), R.DdtcPack / R.MpiPack,
-                  R.DdtcUnpack / R.MpiUnpack);
-    }
-    if (R.DdtcPack < R.HandPack || R.DdtcUnpack < R.HandUnpack) {
-      ++SlowerHand;
-      std::printf("slower than hand: %s (pack %.2fx, unpack %.2fx)\n",
-                  R.Name.c_str(), R.DdtcPack / R.HandPack,
-                  R.DdtcUnpack / R.HandUnpack);
-    }
-    if (R.MeanBlock >= 256) {
-      ++BigBlock;
-      if (R.DdtcPack < 0.8 * R.Memcpy || R.DdtcUnpack < 0.8 * R.Memcpy) {
-        ++BelowMemcpy;
-        std::printf("below 0.8 memcpy: %s (pack %.2f, unpack %.2f)\n",
-                    R.Name.c_str(), R.DdtcPack / R.Memcpy,
-                    R.DdtcUnpack / R.Memcpy);
-      }
-    }
+/// Writes the results as JSON (schema in bench/pack-report.py).
+void printJson(const std::vector<Row> &Rows, const Options &O) {
+  std::printf("{\n  \"schema\": 1,\n  \"mpi\": \"%s\",\n  \"reps\": %d,\n"
+              "  \"statistic\": \"%s\",\n  \"types\": [",
+              mpiLibrary().c_str(), O.Reps, O.Best ? "best" : "median");
+  for (size_t I = 0; I < Rows.size(); ++I) {
+    const Row &R = Rows[I];
+    std::printf("%s\n    {\"name\": \"%s\", \"count\": %lld, \"packed\": %lld, "
+                "\"footprint\": %lld, \"runs\": %lld, \"hand\": \"%s\",\n"
+                "     \"lines\": %lld, \"full_lines\": %lld, "
+                "\"instance_lines\": %lld, \"overlap_bytes\": %lld, "
+                "\"bound_bytes\": %lld, \"memcpy_L_bytes\": %lld,\n"
+                "     \"seconds\": {",
+                I ? "," : "", R.Name.c_str(), static_cast<long long>(R.Count),
+                static_cast<long long>(R.Packed),
+                static_cast<long long>(R.Footprint),
+                static_cast<long long>(R.Runs),
+                R.HandIsGeneric ? "blocks" : "element loops",
+                static_cast<long long>(R.Lines.Lines),
+                static_cast<long long>(R.Lines.FullLines),
+                static_cast<long long>(R.Lines.InstanceLines),
+                static_cast<long long>(R.Lines.OverlapBytes),
+                static_cast<long long>(boundBytes(R.Lines, R.Packed)),
+                static_cast<long long>(R.MemcpyBytes));
+    for (size_t J = 0; J < R.Seconds.size(); ++J)
+      std::printf("%s\"%s\": %.6e", J ? ", " : "", R.Seconds[J].first.c_str(),
+                  R.Seconds[J].second);
+    std::printf("}}");
   }
-  size_t N = Rows.size();
-  std::printf("types: %zu\n", N);
-  std::printf("geometric mean ddtc/MPICH: pack %.2fx, unpack %.2fx\n",
-              std::exp(LogP / N), std::exp(LogU / N));
-  std::printf("slower than MPICH (pack or unpack): %d; slower than hand: %d; "
-              "below 0.8 memcpy: %d of %d with mean block >= 256 B\n",
-              SlowerMpi, SlowerHand, BelowMemcpy, BigBlock);
+  std::printf("\n  ]\n}\n");
 }
 
 bool parseArgs(int Argc, char **Argv, Options &O) {
@@ -484,6 +521,8 @@ bool parseArgs(int Argc, char **Argv, Options &O) {
       Ok = Next(O.MinMs);
     else if (A == "--target-bytes")
       Ok = Next(O.TargetBytes);
+    else if (A == "--count")
+      Ok = Next(O.Count);
     else if (A == "--max-footprint")
       Ok = Next(O.MaxFootprint);
     else if (A == "--best")
@@ -505,7 +544,8 @@ int main(int argc, char **argv) {
   if (!parseArgs(argc, argv, O)) {
     std::fprintf(stderr,
                  "usage: ddtc-pack-bench [--reps N] [--min-ms T] "
-                 "[--target-bytes B] [--max-footprint B] [--best] FILE LIBRARY.so "
+                 "[--target-bytes B] [--count N] [--max-footprint B] [--best] "
+                 "FILE LIBRARY.so "
                  "[FILE LIBRARY.so...]\n");
     return 2;
   }
@@ -524,8 +564,7 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "done %s\n", N.Name.c_str());
       }
     }
-    printTable(Rows);
-    printSummary(Rows);
+    printJson(Rows, O);
     return 0;
   });
 }

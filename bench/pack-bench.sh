@@ -1,21 +1,29 @@
 #!/bin/sh
-# The pack/unpack benchmark of issue 4 (docs/performance.md): emits code for
-# every file of the DDTBench corpus and for the seed-000 layouts (one unit
-# type per layout, blocksizes A = 2, 10, 100, 1000), compiles each into a
-# shared object with `g++ -O2` (portable: no -march), and runs
-# ddtc-pack-bench on them with MPICH, which prints the results table.
+# The pack/unpack benchmark of issues 4 and 10 (docs/performance.md): emits
+# code for every file of the DDTBench corpus, the seed-000 layouts (one unit
+# type per layout, blocksizes A = 2, 10, 100, 1000) and the transposes,
+# compiles each into a shared object with `g++ -O2` (portable: no -march),
+# runs ddtc-pack-bench on them with MPICH -- and with Open MPI, if a second
+# build of the benchmark is given -- and prints the tables of
+# bench/pack-report.py.
 #
 #   sh bench/pack-bench.sh BUILD_DIR [ddtc-pack-bench options...]
-#
-# The inputs are the corpus, the seed-000 unit types and bench/transpose.json
-# (transposes, for the cache-blocked kernels). PACK_BENCH_ONLY=PATTERN runs
-# only the inputs whose base name matches the shell pattern, e.g.
-# PACK_BENCH_ONLY='transpose' for the transposes alone.
 #
 # BUILD_DIR holds tools/ddtc/ddtc and bench/ddtc-pack-bench (configured with
 # DDTC_ENABLE_MPI, e.g. cmake -S . -B build-bench -G Ninja
 # -DCMAKE_BUILD_TYPE=Release && ninja -C build-bench ddtc ddtc-pack-bench).
-# The generated files go to BUILD_DIR/bench/pack-bench/.
+# Environment:
+#   PACK_BENCH_OMPI=DIR   a build of ddtc-pack-bench with Open MPI:
+#                         cmake -S . -B DIR -G Ninja -DCMAKE_BUILD_TYPE=Release
+#                           -DMPI_C_COMPILER=/usr/bin/mpicc.openmpi
+#                           -DMPI_CXX_COMPILER=/usr/bin/mpicxx.openmpi
+#                         ninja -C DIR ddtc-pack-bench
+#   PACK_BENCH_RUNS=N     runs per library, alternating MPICH and Open MPI
+#                         (default 1); the report takes the median over runs
+#   PACK_BENCH_ONLY=PAT   only the inputs whose base name matches the shell
+#                         pattern, e.g. 'transpose'
+#   PACK_BENCH_REPORT=... options of pack-report.py (e.g. --per-call)
+# The generated files and the JSON results go to BUILD_DIR/bench/pack-bench/.
 set -e
 build=$(cd "${1:?usage: pack-bench.sh BUILD_DIR [options]}" && pwd)
 shift
@@ -24,6 +32,7 @@ corpus=$src/../shared/corpus/ddtbench
 out=$build/bench/pack-bench
 ddtc=$build/tools/ddtc/ddtc
 bench=$build/bench/ddtc-pack-bench
+ompi=${PACK_BENCH_OMPI:+$(cd "$PACK_BENCH_OMPI" && pwd)/bench/ddtc-pack-bench}
 mkdir -p "$out"
 
 # The seed-000 layouts as unit types (test/Passes/Inputs/seed000.py writes
@@ -55,7 +64,10 @@ json.dump({"ddtc": 1, "x-source": "seed 000 unit types (bench/pack-bench.sh)",
            "types": types}, sys.stdout, indent=1)
 ' > "$out/seed000.json"
 
-args=
+# One library per input and MPI: ddtc_NAME_build (NAME_mpi.c) calls the MPI
+# library the benchmark runs with.
+mpich_args=
+ompi_args=
 for f in "$corpus"/*.json "$out/seed000.json" "$src/bench/transpose.json"; do
   name=$(basename "$f" .json)
   # shellcheck disable=SC2254
@@ -64,9 +76,31 @@ for f in "$corpus"/*.json "$out/seed000.json" "$src/bench/transpose.json"; do
   g++ -O2 -fPIC -c "$out/$name.cpp" -o "$out/$name.o"
   mpicc.mpich -O2 -fPIC -c "$out/${name}_mpi.c" -o "$out/${name}_mpi.o"
   g++ -shared "$out/$name.o" "$out/${name}_mpi.o" -o "$out/$name.so"
-  args="$args $f $out/$name.so"
+  mpich_args="$mpich_args $f $out/$name.so"
+  if [ -n "$ompi" ]; then
+    mpicc.openmpi -O2 -fPIC -c "$out/${name}_mpi.c" -o "$out/${name}_ompi.o"
+    g++ -shared "$out/$name.o" "$out/${name}_ompi.o" -o "$out/$name.ompi.so"
+    ompi_args="$ompi_args $f $out/$name.ompi.so"
+  fi
 done
 
 echo "# $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+results=
+run=1
+while [ "$run" -le "${PACK_BENCH_RUNS:-1}" ]; do
+  echo "run $run: MPICH" >&2
+  # shellcheck disable=SC2086
+  mpiexec.mpich -n 1 "$bench" "$@" $mpich_args > "$out/mpich-$run.json"
+  results="$results $out/mpich-$run.json"
+  if [ -n "$ompi" ]; then
+    echo "run $run: Open MPI" >&2
+    # shellcheck disable=SC2086
+    mpiexec.openmpi --allow-run-as-root --oversubscribe -n 1 "$ompi" "$@" \
+      $ompi_args > "$out/openmpi-$run.json"
+    results="$results $out/openmpi-$run.json"
+  fi
+  run=$((run + 1))
+done
+echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 # shellcheck disable=SC2086
-mpiexec.mpich -n 1 "$bench" "$@" $args
+python3 "$src/bench/pack-report.py" ${PACK_BENCH_REPORT:-} $results
