@@ -288,18 +288,10 @@ void Checker::comparePacksIsolated(Result &R, const std::string &Name,
 std::vector<bool> Checker::padMask(const Type *T, int64_t Count,
                                    size_t Length) {
   std::vector<bool> Mask(Length, false);
-  TypemapWalker W(T, static_cast<uint64_t>(Count), WalkMode::Typed);
-  TypemapRun R;
-  size_t Pos = 0;
-  while (W.next(R)) {
-    const PredefinedInfo &Info = getPredefinedInfo(R.Basic);
-    if (Info.PadMask != 0 && Info.isBasic())
-      for (int64_t E = 0; E + Info.Size <= R.Length; E += Info.Size)
-        for (int64_t B = 0; B < Info.Size; ++B)
-          if (Info.PadMask >> B & 1u)
-            Mask[Pos + static_cast<size_t>(E + B)] = true;
-    Pos += static_cast<size_t>(R.Length);
-  }
+  forEachPaddingByte(T, static_cast<uint64_t>(Count),
+                     [&](int64_t, int64_t Packed) {
+                       Mask[static_cast<size_t>(Packed)] = true;
+                     });
   return Mask;
 }
 

@@ -194,35 +194,21 @@ void typedMasks(const Type *T, int64_t Count, const TypedBuffer &Buf,
                 std::vector<bool> &Covered, std::vector<bool> &Pad) {
   Covered.assign(Buf.Bytes.size(), false);
   Pad.assign(Buf.Bytes.size(), false);
-  TypemapWalker W(T, static_cast<uint64_t>(Count), WalkMode::Typed);
-  TypemapRun R;
-  while (W.next(R)) {
+  TypemapWalker W(T, static_cast<uint64_t>(Count), WalkMode::Bytes);
+  for (TypemapRun R; W.next(R);)
     for (int64_t B = 0; B < R.Length; ++B)
       Covered[Buf.index(R.Offset + B)] = true;
-    const PredefinedInfo &Info = getPredefinedInfo(R.Basic);
-    if (Info.PadMask != 0 && Info.isBasic())
-      for (int64_t E = 0; E + Info.Size <= R.Length; E += Info.Size)
-        for (int64_t B = 0; B < Info.Size; ++B)
-          if (Info.PadMask >> B & 1u)
-            Pad[Buf.index(R.Offset + E + B)] = true;
-  }
+  forEachPaddingByte(T, static_cast<uint64_t>(Count),
+                     [&](int64_t Typed, int64_t) { Pad[Buf.index(Typed)] = true; });
 }
 
 /// Marks the packed bytes of Count instances of T that carry no value.
 std::vector<bool> packedPadMask(const Type *T, int64_t Count, size_t Length) {
   std::vector<bool> Mask(Length, false);
-  TypemapWalker W(T, static_cast<uint64_t>(Count), WalkMode::Typed);
-  TypemapRun R;
-  size_t Pos = 0;
-  while (W.next(R)) {
-    const PredefinedInfo &Info = getPredefinedInfo(R.Basic);
-    if (Info.PadMask != 0 && Info.isBasic())
-      for (int64_t E = 0; E + Info.Size <= R.Length; E += Info.Size)
-        for (int64_t B = 0; B < Info.Size; ++B)
-          if (Info.PadMask >> B & 1u)
-            Mask[Pos + static_cast<size_t>(E + B)] = true;
-    Pos += static_cast<size_t>(R.Length);
-  }
+  forEachPaddingByte(T, static_cast<uint64_t>(Count),
+                     [&](int64_t, int64_t Packed) {
+                       Mask[static_cast<size_t>(Packed)] = true;
+                     });
   return Mask;
 }
 

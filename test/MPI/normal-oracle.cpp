@@ -52,17 +52,9 @@ uint8_t patternByte(uint64_t I) {
 /// MPICH leaves unwritten).
 std::vector<bool> padMask(const Type *T, int64_t Count, size_t Length) {
   std::vector<bool> Mask(Length, false);
-  TypemapWalker W(T, uint64_t(Count), WalkMode::Typed);
-  size_t Pos = 0;
-  for (TypemapRun R; W.next(R);) {
-    const PredefinedInfo &Info = getPredefinedInfo(R.Basic);
-    if (Info.PadMask != 0)
-      for (int64_t E = 0; E + Info.Size <= R.Length; E += Info.Size)
-        for (int64_t B = 0; B < Info.Size; ++B)
-          if (Info.PadMask >> B & 1u)
-            Mask[Pos + size_t(E + B)] = true;
-    Pos += size_t(R.Length);
-  }
+  forEachPaddingByte(T, uint64_t(Count), [&](int64_t, int64_t Packed) {
+    Mask[size_t(Packed)] = true;
+  });
   return Mask;
 }
 

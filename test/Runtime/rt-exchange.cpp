@@ -81,16 +81,10 @@ public:
     // neither MPICH nor ddtc promises what lands there, so the digest
     // skips them.
     Ignore.assign(Bytes.size(), false);
-    TypemapWalker W(T, static_cast<uint64_t>(Count), WalkMode::Typed);
-    TypemapRun Run;
-    while (W.next(Run)) {
-      const PredefinedInfo &Info = getPredefinedInfo(Run.Basic);
-      if (!Info.PadMask)
-        continue;
-      for (int64_t Off = 0; Off < Run.Length; ++Off)
-        if (Info.PadMask >> (Off % Info.Size) & 1)
-          Ignore[static_cast<size_t>(Run.Offset + Off - Lo)] = true;
-    }
+    forEachPaddingByte(T, static_cast<uint64_t>(Count),
+                       [&](int64_t Typed, int64_t) {
+                         Ignore[static_cast<size_t>(Typed - Lo)] = true;
+                       });
   }
   void *base() { return Bytes.data() - Lo; }
   /// FNV-1a over every byte of the allocation but the ignored ones.
@@ -116,14 +110,11 @@ private:
 /// The bytes of the packed stream of Count instances of T that carry no
 /// value (MPI_LONG_DOUBLE's padding, which MPICH leaves unwritten).
 std::vector<bool> packedPadding(const Type *T, int64_t Count) {
-  std::vector<bool> Pad;
-  TypemapWalker W(T, static_cast<uint64_t>(Count), WalkMode::Typed);
-  TypemapRun Run;
-  while (W.next(Run)) {
-    const PredefinedInfo &Info = getPredefinedInfo(Run.Basic);
-    for (int64_t Off = 0; Off < Run.Length; ++Off)
-      Pad.push_back(Info.PadMask >> (Off % Info.Size) & 1);
-  }
+  std::vector<bool> Pad(static_cast<size_t>(T->size() * Count), false);
+  forEachPaddingByte(T, static_cast<uint64_t>(Count),
+                     [&](int64_t, int64_t Packed) {
+                       Pad[static_cast<size_t>(Packed)] = true;
+                     });
   return Pad;
 }
 

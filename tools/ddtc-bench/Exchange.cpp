@@ -44,16 +44,8 @@ int64_t recvInstances(Op O, int64_t Count, int Size) {
 /// value (MPI_LONG_DOUBLE's padding: MPICH's pack leaves them unwritten
 /// at times, ddtc's kernels copy them; no MPI promises what lands there).
 void clearPadding(const Type *T, int64_t N, uint8_t *Base) {
-  TypemapWalker W(T, static_cast<uint64_t>(N), WalkMode::Typed);
-  TypemapRun Run;
-  while (W.next(Run)) {
-    const PredefinedInfo &Info = getPredefinedInfo(Run.Basic);
-    if (!Info.PadMask)
-      continue;
-    for (int64_t Off = 0; Off < Run.Length; ++Off)
-      if (Info.PadMask >> (Off % Info.Size) & 1)
-        Base[Run.Offset + Off] = 0;
-  }
+  forEachPaddingByte(T, static_cast<uint64_t>(N),
+                     [&](int64_t Typed, int64_t) { Base[Typed] = 0; });
 }
 
 /// Whether the typemap of N instances of T, placed as MPI places them,
