@@ -319,7 +319,6 @@ Row benchType(const std::string &Name, const Type *T, Library &Lib,
   R.Count = Count;
   R.Packed = static_cast<int64_t>(Packed);
   R.Footprint = TypedBuffer::footprint(T, Count);
-  R.Lines = countLines(T, Count);
 
   // The blocks: of one instance for the generic hand loop, of the whole
   // message for the mean contiguous block (runs merge across instances).
@@ -333,6 +332,7 @@ Row benchType(const std::string &Name, const Type *T, Library &Lib,
     while (WAll.next(Run))
       ++R.Runs;
   }
+  R.Lines = countLines(Blocks, T->extent(), Count);
   Seed000Layout Layout;
   int A = 0;
   R.HandIsGeneric = !parseSeed000Name(Name, Layout, A);
@@ -458,15 +458,11 @@ std::string mpiLibrary() {
   S = S.substr(0, S.find_first_of("\n\r"));
   while (!S.empty() && (S.back() == ' ' || S.back() == '\t'))
     S.pop_back();
-  std::string Out;
-  for (char C : S)
-    if (C == '"' || C == '\\')
-      Out += ' ';
-    else if (C == '\t')
-      Out += ' ';
-    else
-      Out += C;
-  return Out;
+  // Put into a JSON string as it is: no quote, backslash or tab in it.
+  for (char &C : S)
+    if (C == '"' || C == '\\' || C == '\t')
+      C = ' ';
+  return S;
 }
 
 /// Writes the results as JSON (schema in bench/pack-report.py).

@@ -2,8 +2,6 @@
 
 #include "Roofline.h"
 
-#include "ddtc/IR/TypemapWalker.h"
-
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -62,19 +60,16 @@ int64_t linesOf(const std::vector<Interval> &V, int64_t *Full = nullptr) {
 
 } // namespace
 
-LineCount countLines(const Type *T, int64_t Count) {
+LineCount countLines(std::span<const Block> Instance, int64_t Extent,
+                     int64_t Count) {
   LineCount C;
   std::vector<Interval> One;
-  {
-    TypemapWalker W(T, 1, WalkMode::Bytes);
-    TypemapRun Run;
-    while (W.next(Run))
-      One.push_back({Run.Offset, Run.end()});
-  }
+  for (const Block &B : Instance)
+    One.push_back({B.Offset, B.Offset + B.Length});
   std::vector<Interval> All, Shifted;
   All.reserve(One.size() * static_cast<size_t>(Count));
   for (int64_t I = 0; I < Count; ++I) {
-    int64_t D = I * T->extent();
+    int64_t D = I * Extent;
     Shifted.clear();
     for (const Interval &R : One)
       Shifted.push_back({R.first + D, R.second + D});

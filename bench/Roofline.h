@@ -11,9 +11,10 @@
 #ifndef DDTC_BENCH_ROOFLINE_H
 #define DDTC_BENCH_ROOFLINE_H
 
-#include "ddtc/IR/Type.h"
+#include "HandLoops.h"
 
 #include <cstdint>
+#include <span>
 
 namespace ddtc::bench {
 
@@ -35,10 +36,13 @@ struct LineCount {
   int64_t OverlapBytes = 0;
 };
 
-/// Counts the lines of Count instances of T, with byte 0 of the typemap on
-/// a line boundary (the benchmark's typed buffers are 64-byte aligned).
-/// Walks every run of the message once: linear in the number of runs.
-LineCount countLines(const Type *T, int64_t Count);
+/// Counts the lines of Count instances, Extent bytes apart, of a type whose
+/// instance has the contiguous blocks Instance (typemap order), with byte 0
+/// of the typemap on a line boundary (the benchmark's typed buffers are
+/// 64-byte aligned). Sorts the message's blocks once: n log n in their
+/// number.
+LineCount countLines(std::span<const Block> Instance, int64_t Extent,
+                     int64_t Count);
 
 /// Bytes that pack and unpack of a message must move, with P packed bytes:
 ///   pack    reads the L lines and writes P packed bytes;
