@@ -20,6 +20,8 @@ unsigned BufferPool::classOf(size_t Bytes) {
 }
 
 void *BufferPool::acquire(size_t Bytes) {
+  if (Bytes > maxBytes())
+    return nullptr;
   Outstanding.fetch_add(1, std::memory_order_relaxed);
   unsigned C = classOf(Bytes);
   if (C < NumClasses) {

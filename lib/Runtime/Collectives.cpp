@@ -53,6 +53,13 @@ DDTC_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype,
   noteUse(B, static_cast<uint64_t>(Bytes));
   if (L.Contiguous || Bytes == 0)
     return PMPI_Bcast_c(at(buffer, L.Lb), Bytes, MPI_PACKED, root, comm);
+  // Too large to stage: MPI's own path, on every rank alike (the byte
+  // count is the same everywhere, the signatures matching).
+  if (static_cast<size_t>(Bytes) > BufferPool::get().maxBytes()) {
+    if (B)
+      runtime().notePassed(*B);
+    return PMPI_Bcast(buffer, count, datatype, root, comm);
+  }
   int Rank = 0;
   PMPI_Comm_rank(comm, &Rank);
   PooledBuffer Packed(static_cast<size_t>(Bytes));
@@ -114,6 +121,12 @@ DDTC_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount,
                             MPI_PACKED, comm);
   }
 
+  if (static_cast<size_t>(Block) * Size > BufferPool::get().maxBytes()) {
+    if (RB)
+      runtime().notePassed(*RB);
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm);
+  }
   PooledBuffer Packed(static_cast<size_t>(Block) * Size);
   if (!Packed.data())
     return MPI_ERR_NO_MEM;

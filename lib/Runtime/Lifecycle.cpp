@@ -36,6 +36,15 @@ void start() {
   PMPI_Comm_rank(MPI_COMM_WORLD, &R.Rank);
   std::string Missing;
   R.Predefined = makeHandleTable(Missing);
+  if (const char *Max = std::getenv("DDTC_RT_MAX_BUFFER"); Max && *Max) {
+    uint64_t Bytes = 0;
+    if (parseByteSize(Max, Bytes))
+      BufferPool::get().setMaxBytes(static_cast<size_t>(Bytes));
+    else
+      warn(R.Rank, std::string("DDTC_RT_MAX_BUFFER='") + Max +
+                       "' is not a size (bytes, or with K, M or G); keeping " +
+                       std::to_string(BufferPool::get().maxBytes()));
+  }
   const char *Kernels = std::getenv("DDTC_KERNELS");
   bool Requested = Kernels && *Kernels;
   if (Requested)

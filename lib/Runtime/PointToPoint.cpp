@@ -22,6 +22,17 @@ using namespace ddtc;
 
 namespace {
 
+/// Whether a substituted call got its pack buffer. If not (above
+/// DDTC_RT_MAX_BUFFER, or no memory) the call goes to MPI as the program
+/// wrote it, which MPI_PACKED on the other side still matches, and the
+/// report counts it as passed through.
+bool staged(RuntimeState &R, const Binding &B, const void *Buffer) {
+  if (Buffer)
+    return true;
+  R.notePassed(B);
+  return false;
+}
+
 /// A blocking send of any kind (MPI_Send, MPI_Ssend): Send takes the
 /// buffer, count and type to give MPI.
 template <typename SendFn>
@@ -32,7 +43,7 @@ int sendPacked(const void *Buf, int Count, MPI_Datatype T, SendFn Send) {
     return Send(Buf, Count, T);
   uint64_t Bytes = Count * B->Size;
   PooledBuffer Packed(Bytes);
-  if (!Packed.data())
+  if (!staged(R, *B, Packed.data()))
     return Send(Buf, Count, T);
   B->pack(Buf, Count, Packed.data());
   R.noteSubstituted(*B, Bytes);
@@ -52,7 +63,7 @@ int startPacked(const void *Buf, int Count, MPI_Datatype T, bool IsReceive,
     return Start(Buf, Count, T);
   uint64_t Bytes = Count * B->Size;
   char *Packed = static_cast<char *>(BufferPool::get().acquire(Bytes));
-  if (!Packed)
+  if (!staged(R, *B, Packed))
     return Start(Buf, Count, T);
   if (!IsReceive)
     B->pack(Buf, Count, Packed);
@@ -122,7 +133,7 @@ DDTC_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype,
     return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
   uint64_t Bytes = count * B->Size;
   PooledBuffer Packed(Bytes);
-  if (!Packed.data())
+  if (!staged(R, *B, Packed.data()))
     return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
   MPI_Status Local;
   MPI_Status *St = status == MPI_STATUS_IGNORE ? &Local : status;
@@ -151,6 +162,14 @@ DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
   uint64_t SendBytes = SB ? sendcount * SB->Size : 0;
   uint64_t RecvBytes = RB ? recvcount * RB->Size : 0;
   PooledBuffer SendPacked(SendBytes), RecvPacked(RecvBytes);
+  // Each side on its own: a side without its buffer goes as written.
+  if (SB && !staged(R, *SB, SendPacked.data()))
+    SB = nullptr;
+  if (RB && !staged(R, *RB, RecvPacked.data()))
+    RB = nullptr;
+  if (!SB && !RB)
+    return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                         recvcount, recvtype, source, recvtag, comm, status);
   const void *SBuf = sendbuf;
   MPI_Count SCount = sendcount;
   MPI_Datatype SType = sendtype;
