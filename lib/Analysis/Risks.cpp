@@ -75,8 +75,10 @@ unsigned loopLevels(const Type *T) {
 }
 
 void checkNormalForm(const Type *Given, const Type *Normal,
-                     const std::string &NormalText, std::vector<Risk> &Out) {
-  if (!Normal->isCheaperThan(Given))
+                     const std::string &NormalText,
+                     const MPIFormAdvice &Advice, std::vector<Risk> &Out) {
+  bool Rewrite = !Advice.FormText.empty();
+  if (!Normal->isCheaperThan(Given) && !Rewrite)
     return;
   const TypeLayout &G = Given->getLayout(), &N = Normal->getLayout();
   std::string Gain;
@@ -85,13 +87,25 @@ void checkNormalForm(const Type *Given, const Type *Normal,
   Gain += "description " +
           (G.Cost >= N.Cost ? ratio(G.Cost, N.Cost) + " smaller"
                             : ratio(N.Cost, G.Cost) + " larger");
-  Out.push_back({"GL4",
-                 "not in normal form: " + str(G.Pieces) + " copy pieces, cost " +
-                     str(G.Cost) + " as given; " + str(N.Pieces) +
-                     " pieces, cost " + str(N.Cost) + " normalized (" + Gain +
-                     "); MPI libraries normalize little at commit",
-                 "describe it as its normal form (ddtc emit writes the MPI "
-                 "calls, ddtc_NAME_build): " +
+  std::string Message = "not in normal form: " + str(G.Pieces) +
+                        " copy pieces, cost " + str(G.Cost) + " as given; " +
+                        str(N.Pieces) + " pieces, cost " + str(N.Cost) +
+                        " normalized (" + Gain + ")";
+  char Speed[32];
+  std::snprintf(Speed, sizeof Speed, "%.1fx", Advice.PackGain);
+  if (Rewrite) {
+    Out.push_back({"GL4",
+                   Message + "; " + Advice.Engine + " is modelled to pack " +
+                       "the " + Advice.Origin + " form " + Speed + " faster",
+                   "describe it as its " + Advice.Origin + " form (ddtc emit "
+                   "writes the MPI calls, ddtc_NAME_build): " +
+                       Advice.FormText});
+    return;
+  }
+  Out.push_back({"GL4", Message,
+                 "keep it for " + Advice.Engine +
+                     " (no form is modelled 1.3x faster there); normal form "
+                     "for other libraries: " +
                      NormalText});
 }
 
@@ -257,9 +271,10 @@ void checkTlb(const Type *Normal, std::vector<Risk> &Out) {
 } // namespace
 
 std::vector<Risk> findRisks(const Type *Given, const Type *Normal,
-                            const std::string &NormalText) {
+                            const std::string &NormalText,
+                            const MPIFormAdvice &Advice) {
   std::vector<Risk> Out;
-  checkNormalForm(Given, Normal, NormalText, Out);
+  checkNormalForm(Given, Normal, NormalText, Advice, Out);
   checkCountMerge(Given, Out);
   checkAlignmentPadding(Given, Out);
   checkTinyBlocks(Normal, Out);

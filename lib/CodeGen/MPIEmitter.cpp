@@ -326,12 +326,21 @@ std::string emitMPISource(const Module &M, const CodeGenOptions &Options) {
          " (see " + Options.BaseName + "_mpi.h).");
   W.line();
   W.line("#include \"" + Options.BaseName + "_mpi.h\"");
-  for (const NamedType &N : M.types()) {
+  for (size_t I = 0; I < M.types().size(); ++I) {
+    const NamedType &N = M.types()[I];
+    const Type *T = N.T;
+    std::string Note;
+    if (I < Options.MPIForms.size() && Options.MPIForms[I].T) {
+      T = Options.MPIForms[I].T;
+      Note = Options.MPIForms[I].Note;
+    }
     W.line();
-    W.line("// " + N.Name + ": " + shorten(printType(N.T, &M)));
+    W.line("// " + N.Name + ": " + shorten(printType(T, &M)));
+    if (!Note.empty())
+      W.line("// " + Note);
     W.line("int ddtc_" + N.Name + "_build(MPI_Datatype *newtype)");
     W.open("{");
-    BuildPrinter(W).print(N.T);
+    BuildPrinter(W).print(T);
     W.close();
   }
   return W.str();

@@ -15,6 +15,7 @@
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
+#include "ddtc/Engine/MPIForm.h"
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Support/Text.h"
 
@@ -39,24 +40,42 @@ struct Assessment {
   const Type *Normal;
   std::string NormalText;
   std::vector<Risk> Risks;
+  /// The MPI-facing form's origin ("given", "normal", ...), and how the
+  /// engine packs the type as given and in that form.
+  std::string MPIForm, GivenPath, FormPath;
 };
 
-std::vector<Assessment> assess(const Module &M) {
+std::vector<Assessment> assess(Module &M, const EngineCosts &Costs) {
   Normalizer N(M.getContext());
+  YaksaModel Model;
   std::vector<Assessment> Out;
   for (const NamedType &NT : M.types()) {
     const Type *Normal = N.normalize(NT.T);
     std::string Text = printType(Normal);
-    std::vector<Risk> Risks = findRisks(NT.T, Normal, Text);
-    Out.push_back({Normal, std::move(Text), std::move(Risks)});
+    MPIForm Form =
+        chooseMPIForm(NT.T, getFormCandidates(M.getContext(), N, NT.T), Model,
+                      Costs);
+    MPIFormAdvice Advice;
+    Advice.Engine = Costs.Engine;
+    if (!Form.isGiven()) {
+      Advice.FormText = printType(Form.Chosen.T);
+      Advice.Origin = Form.Chosen.Origin;
+      Advice.PackGain = Form.PackGain;
+    }
+    std::vector<Risk> Risks = findRisks(NT.T, Normal, Text, Advice);
+    Out.push_back({Normal, std::move(Text), std::move(Risks),
+                   Form.isGiven() ? std::string("given")
+                                  : std::string(Form.Chosen.Origin),
+                   Model.describePath(NT.T),
+                   Model.describePath(Form.Chosen.T)});
   }
   return Out;
 }
 
-std::string textReport(const Module &M) {
+std::string textReport(Module &M, const EngineCosts &Costs) {
   std::ostringstream OS;
   bool First = true;
-  std::vector<Assessment> All = assess(M);
+  std::vector<Assessment> All = assess(M, Costs);
   for (size_t I = 0; I < M.types().size(); ++I) {
     const NamedType &N = M.types()[I];
     const Assessment &A = All[I];
@@ -87,6 +106,10 @@ std::string textReport(const Module &M) {
     Row("normal cost", std::to_string(Y.Cost));
     Row("normal pieces", std::to_string(Y.Pieces));
     Row("normal depth", std::to_string(Y.Depth));
+    Row("MPI-facing form", A.MPIForm + " (for " + Costs.Engine + ")");
+    Row("engine path", A.GivenPath + (A.MPIForm == "given"
+                                          ? std::string()
+                                          : " -> " + A.FormPath));
     Row("risks", A.Risks.empty() ? "none" : std::to_string(A.Risks.size()));
     for (const Risk &R : A.Risks)
       OS << "    [" << R.Id << "] " << R.Message << "\n      -> "
@@ -95,10 +118,11 @@ std::string textReport(const Module &M) {
   return OS.str();
 }
 
-std::string jsonReport(const Module &M, const std::string &Path) {
+std::string jsonReport(Module &M, const std::string &Path,
+                       const EngineCosts &Costs) {
   using Json = nlohmann::ordered_json;
   Json Types = Json::array();
-  std::vector<Assessment> All = assess(M);
+  std::vector<Assessment> All = assess(M, Costs);
   for (size_t I = 0; I < M.types().size(); ++I) {
     const NamedType &N = M.types()[I];
     const Assessment &A = All[I];
@@ -124,6 +148,10 @@ std::string jsonReport(const Module &M, const std::string &Path) {
                         {"cost", Y.Cost},
                         {"pieces", Y.Pieces},
                         {"depth", Y.Depth}};
+    T["mpi_form"] = {{"engine", Costs.Engine},
+                     {"origin", A.MPIForm},
+                     {"given_path", A.GivenPath},
+                     {"form_path", A.FormPath}};
     Json Risks = Json::array();
     for (const Risk &R : A.Risks)
       Risks.push_back({{"id", R.Id},
@@ -148,9 +176,14 @@ int runAnalyze(const AnalyzeOptions &Options) {
     reportError(E.message());
     return ExitBadInput;
   }
+  Expected<EngineCosts> Costs = findEngineCosts(Options.Engine);
+  if (!Costs) {
+    reportError(Costs.takeError().message());
+    return ExitBadInput;
+  }
   std::string Report = Options.Format == ReportFormat::Json
-                           ? jsonReport(M, Options.InputPath)
-                           : textReport(M);
+                           ? jsonReport(M, Options.InputPath, *Costs)
+                           : textReport(M, *Costs);
   std::fwrite(Report.data(), 1, Report.size(), stdout);
   return ExitSuccess;
 }

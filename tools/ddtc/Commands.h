@@ -23,6 +23,9 @@ enum class ReportFormat { Text, Json };
 struct AnalyzeOptions {
   std::string InputPath;
   ReportFormat Format = ReportFormat::Text;
+  /// The MPI library GL4 advice is for: "mpich" (the shipped table) or a
+  /// cost table written by ddtc calibrate.
+  std::string Engine = "mpich";
 };
 
 int runAnalyze(const AnalyzeOptions &Options);
@@ -54,20 +57,33 @@ struct EmitOptions {
   std::string OutputPrefix;
   /// 0: emit the types as given; 1: normalize them first.
   unsigned OptLevel = 1;
+  /// What ddtc_NAME_build builds: "mpi" (the MPI-facing form for Engine,
+  /// the default) or "normal" (ddtc's normal form).
+  std::string BuildForm = "mpi";
+  std::string Engine = "mpich";
 };
 
 /// `ddtc emit`: writes pack/unpack and MPI constructor code.
 int runEmit(const EmitOptions &Options);
 
-struct PlotOptions {
-  /// The arguments after `plot`, for the ddtc-plot script, unparsed.
+/// A command done by a program of its own (CompanionCommand.cpp).
+struct CompanionOptions {
+  /// "plot" or "calibrate", for diagnostics.
+  std::string Command;
+  /// The program: "ddtc-plot" (a Python script) or "ddtc-calibrate" (an
+  /// MPI program), looked for beside ddtc, or in the build tree.
+  std::string Program;
+  /// The environment variable that names the program explicitly.
+  std::string EnvVar;
+  /// The arguments after the command, unparsed.
   std::vector<std::string> Args;
-  /// To find the script beside ddtc when /proc/self/exe is unavailable.
+  /// To find the program beside ddtc when /proc/self/exe is unavailable.
   std::string Argv0;
 };
 
-/// `ddtc plot`: runs the ddtc-plot script; returns only if it cannot.
-int runPlot(const PlotOptions &Options);
+/// `ddtc plot`, `ddtc calibrate`: runs the program; returns only if it
+/// cannot.
+int runCompanion(const CompanionOptions &Options);
 
 /// Prints "error: MESSAGE" on stderr.
 void reportError(const std::string &Message);

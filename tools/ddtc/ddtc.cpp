@@ -37,6 +37,10 @@ int main(int argc, char **argv) {
   AnalyzeCmd
       ->add_option("--format", Analyze.Format, "report format: text or json")
       ->transform(CLI::CheckedTransformer(Formats, CLI::ignore_case));
+  AnalyzeCmd->add_option("--engine", Analyze.Engine,
+                         "the MPI library GL4 advice is for: mpich (the "
+                         "shipped MPICH 4.0.2 table, default) or a cost table "
+                         "written by ddtc calibrate");
 
   PrintOptions Print;
   CLI::App *PrintCmd = App.add_subcommand(
@@ -87,18 +91,37 @@ int main(int argc, char **argv) {
                    "-O0: emit the types as given; -O1 (default): normalize "
                    "them first")
       ->check(CLI::Range(0u, 1u));
+  EmitCmd
+      ->add_option("--build-form", Emit.BuildForm,
+                   "what ddtc_NAME_build builds: mpi (default: the form the "
+                   "engine model ranks fastest for the MPI library, never "
+                   "slower than the given one) or normal (ddtc's normal form)")
+      ->check(CLI::IsMember({"mpi", "normal"}));
+  EmitCmd->add_option("--engine", Emit.Engine,
+                      "the MPI library of --build-form=mpi: mpich (the "
+                      "shipped MPICH 4.0.2 table, default) or a cost table "
+                      "written by ddtc calibrate");
 
-  // Everything after `plot` goes to the ddtc-plot script unchanged, --help
-  // included. CLI11 would drop a leading `--` even with prefix_command(), so
-  // the command is dispatched before parsing; it is registered for the list
-  // of commands in `ddtc --help`.
+  // Everything after `plot` or `calibrate` goes to its program unchanged,
+  // --help included. CLI11 would drop a leading `--` even with
+  // prefix_command(), so these commands are dispatched before parsing;
+  // they are registered for the list of commands in `ddtc --help`.
   App.add_subcommand("plot",
                      "draw figures from ddtc-bench results (ddtc plot --help)");
-  if (argc >= 2 && std::string_view(argv[1]) == "plot") {
-    PlotOptions Plot;
-    Plot.Args.assign(argv + 2, argv + argc);
-    Plot.Argv0 = argv[0];
-    return runPlot(Plot);
+  App.add_subcommand("calibrate",
+                     "measure the installed MPI library's datatype engine and "
+                     "write the cost table of the MPI-facing forms "
+                     "(ddtc calibrate --help)");
+  if (argc >= 2 && (std::string_view(argv[1]) == "plot" ||
+                    std::string_view(argv[1]) == "calibrate")) {
+    bool Plot = std::string_view(argv[1]) == "plot";
+    CompanionOptions Companion;
+    Companion.Command = argv[1];
+    Companion.Program = Plot ? "ddtc-plot" : "ddtc-calibrate";
+    Companion.EnvVar = Plot ? "DDTC_PLOT" : "DDTC_CALIBRATE";
+    Companion.Args.assign(argv + 2, argv + argc);
+    Companion.Argv0 = argv[0];
+    return runCompanion(Companion);
   }
 
   try {

@@ -28,10 +28,25 @@ struct Risk {
 };
 
 
+/// What the engine model (ddtc/Engine/MPIForm.h) advises handing the MPI
+/// library: GL4's suggestion follows it, so that analyze never advises a
+/// form modelled slower than the given one.
+struct MPIFormAdvice {
+  /// The library the advice is for ("mpich-4.0.2").
+  std::string Engine;
+  /// Empty: keep the description as given. Else the form to describe the
+  /// type as, in the report's notation, and where it comes from
+  /// ("canonical", "normal", "pieces").
+  std::string FormText, Origin;
+  /// Modelled MPI_Pack time of a large message, given / form.
+  double PackGain = 1;
+};
+
 /// The risks of Given, whose normal form is Normal (spelled NormalText in
-/// the report's notation, used in suggestions).
+/// the report's notation), with the advice of the engine model.
 std::vector<Risk> findRisks(const Type *Given, const Type *Normal,
-                            const std::string &NormalText);
+                            const std::string &NormalText,
+                            const MPIFormAdvice &Advice);
 
 } // namespace ddtc
 

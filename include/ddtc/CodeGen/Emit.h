@@ -42,6 +42,13 @@ struct KernelKey {
   Fingerprint Given;
 };
 
+/// What ddtc_NAME_build builds for one named type: its MPI-facing form
+/// (ddtc/Engine/MPIForm.h), equivalent to the type, and a line saying why.
+struct MPIBuildForm {
+  const Type *T = nullptr;
+  std::string Note;
+};
+
 struct CodeGenOptions {
   /// The last component of PREFIX: the generated sources include their
   /// headers by it, and header guards are made from it.
@@ -54,6 +61,9 @@ struct CodeGenOptions {
   /// Types without a key -- size 0, or beyond the end -- are left out of
   /// the kernel table.
   std::vector<std::optional<KernelKey>> Keys;
+  /// By position: the form each ddtc_NAME_build builds; a type without
+  /// one (null, or beyond the end) is built as the module has it.
+  std::vector<MPIBuildForm> MPIForms;
   /// ddtc's version, recorded in the kernel table.
   std::string Version;
 };

@@ -41,6 +41,8 @@ public:
     return Recon.reconstructMessage(T, Count);
   }
 
+  /// The rule-based step alone: T with its local rewrites applied.
+  const Type *canonicalize(const Type *T) { return Canon.canonicalize(T); }
   const Reconstructor &getReconstructor() const { return Recon; }
 
 private:

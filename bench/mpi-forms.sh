@@ -1,0 +1,23 @@
+#!/bin/sh
+# The MPI-facing-form benchmark of issue 15 (docs/mpi-forms.md): MPI_Pack
+# under MPICH of every type as given, in ddtc's normal form and in its
+# MPI-facing form, for the seed-000 layouts (A = 2, 10, 100, 1000), the
+# DDTBench corpus, the traces of examples/traces and random types; prints
+# the table and writes BUILD_DIR/bench/mpi-forms/results.json, from which
+# bench/mpi-forms-plot.py draws the figure.
+#
+#   sh bench/mpi-forms.sh BUILD_DIR [ddtc-mpiform-bench options...]
+#
+# BUILD_DIR holds bench/ddtc-mpiform-bench (a Release build with
+# DDTC_ENABLE_MPI). Default options: --runs 5 --random 60.
+set -e
+build=$(cd "${1:?usage: mpi-forms.sh BUILD_DIR [options]}" && pwd)
+shift
+src=$(cd "$(dirname "$0")/.." && pwd)
+out=$build/bench/mpi-forms
+mkdir -p "$out"
+python3 "$src/bench/seed000-layouts.py" 2 10 100 1000 >"$out/seed000.json"
+[ $# -gt 0 ] || set -- --runs 5 --random 60
+"$build/bench/ddtc-mpiform-bench" "$out/seed000.json" \
+  "$src"/../shared/corpus/ddtbench/*.json "$src"/examples/traces/*.json \
+  --json "$out/results.json" "$@"

@@ -1,0 +1,75 @@
+//===- ddtc/Engine/MPIForm.h - The description to hand an MPI library -*- C++ -*-===//
+//
+// ddtc's normal form is the cheapest description by ddtc's own cost model
+// and the key its kernels are bound by. An MPI library's engine has costs
+// of its own: MPICH 4.0.2 packs some normal forms slower than the
+// description they came from. The MPI-facing form of a type is the
+// candidate -- the description as given, its canonical form, its normal
+// form -- the engine model (YaksaModel.h priced by EngineCosts.h) ranks
+// fastest, both for MPI_Pack and for a send that packs fragment by
+// fragment, and never one modelled slower than the given description in
+// either. Ties go to the given description. docs/mpi-forms.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_ENGINE_MPIFORM_H
+#define DDTC_ENGINE_MPIFORM_H
+
+#include "ddtc/Engine/EngineCosts.h"
+#include "ddtc/Engine/YaksaModel.h"
+
+#include <string>
+#include <vector>
+
+namespace ddtc {
+
+class Normalizer;
+class TypeContext;
+
+struct MPIFormOptions {
+  /// A candidate replaces the given description only if MPI_Pack of a
+  /// large message is modelled at least this much faster (the model's
+  /// error is up to 30% on one probe in
+  /// ten (docs/mpi-forms.md)) ...
+  double MinGain = 0.3;
+  /// ... and no use (MPI_Pack or a fragmented send, at any of the counts)
+  /// is modelled slower than this fraction of the given one's speed.
+  double MinWorstRatio = 0.98;
+  /// Message counts the forms are compared at; empty: 1, and the count of
+  /// a 1 MiB message. The last is "large".
+  std::vector<uint64_t> Counts;
+};
+
+struct FormCandidate {
+  const Type *T = nullptr;
+  /// "given", "canonical", "normal" or "pieces".
+  const char *Origin = "given";
+};
+
+struct MPIForm {
+  FormCandidate Chosen;
+  /// Modelled time of the given description and of the chosen form, for
+  /// MPI_Pack and for a fragmented send, at Count.
+  uint64_t Count = 1;
+  double GivenPackNs = 0, FormPackNs = 0;
+  double GivenSendNs = 0, FormSendNs = 0;
+  /// The smallest ratio t(given)/t(form) over the counts and both uses,
+  /// and the ratio for MPI_Pack at Count; 1 when the given description is
+  /// chosen.
+  double WorstGain = 1, PackGain = 1;
+  bool isGiven() const { return std::string(Chosen.Origin) == "given"; }
+};
+
+/// The candidates ddtc can hand MPI for Given: the canonical form, the
+/// normal form, and a normal form that is a vector cut into pieces under
+/// a contiguous (for sends; MPIForm.cpp), duplicates left out.
+std::vector<FormCandidate> getFormCandidates(TypeContext &Ctx, Normalizer &N,
+                                             const Type *Given);
+
+MPIForm chooseMPIForm(const Type *Given,
+                      const std::vector<FormCandidate> &Candidates,
+                      YaksaModel &Model, const EngineCosts &Costs,
+                      const MPIFormOptions &Options = {});
+
+} // namespace ddtc
+
+#endif // DDTC_ENGINE_MPIFORM_H

@@ -1,0 +1,87 @@
+//===- tools/ddtc/CompanionCommand.cpp - Commands run by other programs ---===//
+//
+// `ddtc plot` and `ddtc calibrate` are done by programs of their own: the
+// plots by a Python script (matplotlib, which C++ does not have), the
+// calibration by an MPI program (the ddtc tool links no MPI). Keeping them
+// apart keeps Python and MPI out of ddtc itself; running them from here
+// keeps `ddtc COMMAND` the one name users learn. The arguments go to the
+// program unchanged: its options and its --help are the command's.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+#include <unistd.h>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace ddtc {
+
+namespace {
+
+// The directory of the running executable: /proc/self/exe sees through
+// symbolic links and PATH lookup, which argv[0] does not.
+fs::path getExecutableDir(const std::string &Argv0) {
+  std::error_code EC;
+  fs::path Exe = fs::read_symlink("/proc/self/exe", EC);
+  if (EC)
+    Exe = fs::absolute(Argv0, EC);
+  return Exe.parent_path();
+}
+
+bool isFile(const std::string &Path) {
+  std::error_code EC;
+  return fs::is_regular_file(Path, EC);
+}
+
+} // namespace
+
+int runCompanion(const CompanionOptions &Options) {
+  const std::string &Name = Options.Program;
+  auto Report = [&](const std::string &Message) {
+    std::fprintf(stderr, "ddtc %s: error: %s\n", Options.Command.c_str(),
+                 Message.c_str());
+    return ExitBadInput;
+  };
+  std::string Program;
+  const char *FromEnv = std::getenv(Options.EnvVar.c_str());
+  if (FromEnv && *FromEnv) {
+    // An explicit choice: no fallback that would hide a mistake in it.
+    Program = FromEnv;
+    if (!isFile(Program))
+      return Report(Options.EnvVar + "=" + Program + ": not a file (it must "
+                    "name the " + Name + " program)");
+  } else {
+    // Installed, both in bin/; else the build tree, where each tool has its
+    // directory under tools/.
+    fs::path Dir = getExecutableDir(Options.Argv0);
+    std::string Installed = (Dir / Name).string();
+    std::string InBuildTree = (Dir.parent_path() / Name / Name).string();
+    Program = isFile(Installed) ? Installed : InBuildTree;
+    if (!isFile(Program))
+      return Report("cannot find " + Name + " (looked for " + Installed +
+                    " and " + InBuildTree + "); set " + Options.EnvVar +
+                    " to its path");
+  }
+
+  std::vector<char *> Argv;
+  Argv.push_back(Program.data());
+  for (const std::string &Arg : Options.Args)
+    Argv.push_back(const_cast<char *>(Arg.c_str()));
+  Argv.push_back(nullptr);
+  std::fflush(nullptr);
+  execv(Program.c_str(), Argv.data());
+  // The program exists: ENOENT means the interpreter its #! line names.
+  std::string Reason = errno == ENOENT
+                           ? "the interpreter named by its #! line is missing"
+                           : std::strerror(errno);
+  return Report("cannot run " + Program + ": " + Reason);
+}
+
+} // namespace ddtc

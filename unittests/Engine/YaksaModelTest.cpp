@@ -1,0 +1,123 @@
+//===- unittests/Engine/YaksaModelTest.cpp --------------------------------===//
+//
+// The replay of MPICH's engine: Yaksa's shortcuts, the path it takes, and
+// the work counted for shapes whose loops can be counted by hand.
+//
+//===----------------------------------------------------------------------===//
+#include "ddtc/Engine/YaksaModel.h"
+#include "ddtc/IR/TypeContext.h"
+
+#include <gtest/gtest.h>
+
+using namespace ddtc;
+
+namespace {
+
+class YaksaModelTest : public ::testing::Test {
+protected:
+  const Type *get(Expected<const Type *> T) {
+    EXPECT_TRUE(bool(T));
+    return *T;
+  }
+  TypeContext Ctx;
+  const Type *Int = Ctx.getPredefined(PredefinedId::Int);
+  const Type *Double = Ctx.getPredefined(PredefinedId::Double);
+  YaksaModel Model;
+};
+
+TEST_F(YaksaModelTest, Shortcuts) {
+  // A vector of count 1 and blocklength 1 is its oldtype: memcpy.
+  EXPECT_EQ(Model.describePath(get(Ctx.getVector(1, 1, 7, Int))), "memcpy");
+  // Block-indexed from 0, equally spaced: an hvector.
+  int64_t Even[] = {0, 3, 6, 9};
+  EXPECT_EQ(Model.describePath(get(Ctx.getIndexedBlock(2, Even, Int))),
+            "kernel hvector");
+  int64_t Uneven[] = {0, 3, 8, 11};
+  EXPECT_EQ(Model.describePath(get(Ctx.getIndexedBlock(2, Uneven, Int))),
+            "kernel blkhindx");
+  // Indexed with equal lengths: block-indexed.
+  int64_t Lengths[] = {2, 2, 2, 2};
+  EXPECT_EQ(Model.describePath(get(Ctx.getIndexed(Lengths, Uneven, Int))),
+            "kernel blkhindx");
+  int64_t Mixed[] = {1, 2, 1, 2};
+  EXPECT_EQ(Model.describePath(get(Ctx.getIndexed(Mixed, Uneven, Int))),
+            "kernel hindexed");
+  // A struct of one member type is an indexed; of two, the interpreter.
+  int64_t Ones[] = {1, 1};
+  int64_t Displs[] = {0, 16};
+  const Type *Same[] = {Double, Double};
+  const Type *Two[] = {Double, Int};
+  EXPECT_EQ(Model.describePath(get(Ctx.getStruct(Ones, Displs, Same))),
+            "kernel hvector");
+  EXPECT_EQ(Model.describePath(get(Ctx.getStruct(Ones, Displs, Two))),
+            "interpreter struct (2 members)");
+}
+
+TEST_F(YaksaModelTest, KernelsAreTwoLevelsDeep) {
+  const Type *V = get(Ctx.getVector(2, 2, 3, Int));
+  const Type *VV = get(Ctx.getHVector(8, 1, 64, V));
+  EXPECT_EQ(Model.describePath(VV), "kernel hvector_hvector");
+  const Type *VVV = get(Ctx.getHVector(4, 1, 1024, VV));
+  EXPECT_EQ(Model.describePath(VVV),
+            "interpreter hvector -> kernel hvector_hvector");
+  // Three levels: one dispatch per block of the top node, plus its own.
+  EngineWork W = Model.packWork(VVV, 1);
+  EXPECT_EQ(W[WorkUnit::Dispatch], 1 + 4);
+  EXPECT_EQ(W[WorkUnit::Call], 1);
+}
+
+TEST_F(YaksaModelTest, KernelLoopsCountedByHand) {
+  // hvector(100, 2, 16 bytes, MPI_INT), count 3: the i loop runs 3 times,
+  // the j loop 300, the unrolled k loop copies 600 elements.
+  const Type *V = get(Ctx.getHVector(100, 2, 16, Int));
+  EngineWork W = Model.packWork(V, 3);
+  EXPECT_EQ(W[WorkUnit::Dispatch], 1);
+  EXPECT_EQ(W[WorkUnit::LoopIteration], 3 + 300);
+  EXPECT_EQ(W[WorkUnit::UnrolledElement], 600);
+  EXPECT_EQ(W[WorkUnit::GenericElement], 0);
+  EXPECT_EQ(W[WorkUnit::InnerLoop], 0);
+  EXPECT_EQ(W[WorkUnit::KernelByte], 3 * 800);
+  // Blocks of 9: a run-time innermost loop, entered once per block.
+  const Type *G = get(Ctx.getHVector(100, 9, 64, Int));
+  EngineWork WG = Model.packWork(G, 1);
+  EXPECT_EQ(WG[WorkUnit::GenericElement], 900);
+  EXPECT_EQ(WG[WorkUnit::InnerLoop], 100);
+  // A block-indexed list loads one displacement per block.
+  int64_t Uneven[] = {0, 3, 8, 11};
+  EngineWork WB = Model.packWork(get(Ctx.getIndexedBlock(2, Uneven, Int)), 5);
+  EXPECT_EQ(WB[WorkUnit::IndexLoad], 20);
+}
+
+TEST_F(YaksaModelTest, LargeBlocksGoThroughTheIovec) {
+  // Blocks of 32 KiB: memcpy per piece instead of the kernel.
+  const Type *V = get(Ctx.getVector(4, 4096, 8192, Double));
+  EXPECT_EQ(Model.describePath(V), "memcpy per piece (iovec)");
+  EngineWork W = Model.packWork(V, 2);
+  EXPECT_EQ(W[WorkUnit::CopyCall], 8);
+  EXPECT_EQ(W[WorkUnit::CopyByte], 2 * 4 * 4096 * 8);
+}
+
+TEST_F(YaksaModelTest, HugeTypesAreCountedNotWalked) {
+  // 10^12 elements: counted from the tree, without a walk.
+  const Type *Inner = get(Ctx.getHVector(1000000, 1, 16, Double));
+  const Type *Outer = get(Ctx.getHVector(1000000, 1, int64_t(1) << 25, Inner));
+  EngineWork W = Model.packWork(Outer, 1);
+  EXPECT_DOUBLE_EQ(W[WorkUnit::UnrolledElement], 1e12);
+}
+
+TEST_F(YaksaModelTest, SendsCutLargeInstancesBlockByBlock) {
+  // tiled_A2 of seed 000 as described, and its normal form. Sent with
+  // count 1 in 8 KiB fragments: the contiguous hands whole instances of
+  // its 16-byte unit to one kernel call per fragment; the vector is cut
+  // block by block, one dispatch each.
+  const Type *Unit = get(Ctx.getResized(0, 16, get(Ctx.getContiguous(2, Int))));
+  const Type *Given = get(Ctx.getContiguous(2048, Unit));
+  const Type *Normal =
+      get(Ctx.getResized(0, 32768, get(Ctx.getVector(2048, 2, 4, Int))));
+  EXPECT_LT(Model.fragmentedPackWork(Given, 1)[WorkUnit::Dispatch], 16);
+  EXPECT_GE(Model.fragmentedPackWork(Normal, 1)[WorkUnit::Dispatch], 2048);
+  // MPI_Pack of the whole message in one call does not cut it.
+  EXPECT_LE(Model.packWork(Normal, 1)[WorkUnit::Dispatch], 1);
+}
+
+} // namespace
