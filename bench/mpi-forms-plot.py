@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Draws the figure of docs/mpi-forms.md from the results of
 bench/mpi-forms.sh: for every type and message size, MPI_Pack's speedup
 t(given)/t(form) under MPICH with ddtc's normal form and with the MPI-facing
