@@ -65,12 +65,13 @@ struct YNode {
   /// fragment search steps over them).
   double ListEntries = 0;
 
-  /// The work of packing m instances at once is Fixed + m * Per.
-  bool HaveAffine = false;
-  EngineWork Fixed, Per;
+  /// Memos, filled on first use (the tree is otherwise immutable once
+  /// lowered). The work of packing m instances at once is Fixed + m * Per.
+  mutable bool HaveAffine = false;
+  mutable EngineWork Fixed, Per;
   /// The work of one instance packed through Yaksa's element descent.
-  bool HaveElement = false;
-  EngineWork Element;
+  mutable bool HaveElement = false;
+  mutable EngineWork Element;
 };
 
 bool isLoopKind(YKind K) {
@@ -123,9 +124,9 @@ struct YaksaModel::Impl {
                        std::span<const int64_t> ByteDispls, const YNode *Child,
                        const Type *T);
 
-  void affine(YNode &N);
+  void affine(const YNode &N);
   EngineWork pack(const YNode *N, double M) {
-    affine(const_cast<YNode &>(*N));
+    affine(*N);
     EngineWork W = N->Per.scaled(M);
     W += N->Fixed;
     return W;
@@ -402,7 +403,7 @@ void YaksaModel::Impl::kernel(const YNode &N,
 }
 
 /// yaksi_ipack_backend on m instances, as Fixed + m * Per.
-void YaksaModel::Impl::affine(YNode &N) {
+void YaksaModel::Impl::affine(const YNode &N) {
   if (N.HaveAffine)
     return;
   N.HaveAffine = true;
@@ -447,12 +448,12 @@ void YaksaModel::Impl::affine(YNode &N) {
     Per += pack(N.Child, 1);
     break;
   case YKind::Contig: // one call for count * m children
-    affine(const_cast<YNode &>(*N.Child));
+    affine(*N.Child);
     Fixed += N.Child->Fixed;
     Per += N.Child->Per.scaled(N.Count);
     break;
   case YKind::Subarray:
-    affine(const_cast<YNode &>(*N.Child));
+    affine(*N.Child);
     Fixed += N.Child->Fixed;
     Per += N.Child->Per;
     break;
@@ -466,7 +467,7 @@ void YaksaModel::Impl::affine(YNode &N) {
 /// block is a yaksi_ipack_backend call of its own; a block larger than a
 /// fragment is itself cut into fragments.
 const EngineWork &YaksaModel::Impl::element(const YNode *C) {
-  YNode &N = const_cast<YNode &>(*C);
+  const YNode &N = *C;
   if (N.HaveElement)
     return N.Element;
   EngineWork W;
@@ -532,7 +533,7 @@ EngineWork YaksaModel::Impl::fragmented(const YNode *N, double M) {
   if (N->Size * 2 <= Fragment) {
     // Whole instances in one backend call per fragment, and the instance
     // cut at each fragment boundary through the descent.
-    affine(const_cast<YNode &>(*N));
+    affine(*N);
     W = N->Per.scaled(M);
     W += N->Fixed.scaled(Fragments);
     W += element(N).scaled(std::min(Fragments - 1, M));

@@ -169,9 +169,8 @@ int runEmit(const EmitOptions &Options) {
   if (Options.OptLevel > 0 && Options.BuildForm == "mpi") {
     YaksaModel Model;
     for (size_t I = 0; I < M.types().size(); ++I) {
-      const Type *G = I < Given.size() ? Given[I] : M.types()[I].T;
-      MPIForm F = chooseMPIForm(G, getFormCandidates(Ctx, Norm, G), Model,
-                                *Costs);
+      MPIForm F = chooseMPIForm(
+          Given[I], getFormCandidates(Ctx, Norm, Given[I]), Model, *Costs);
       CG.MPIForms.push_back({F.Chosen.T, describeChoice(F, Costs->Engine)});
     }
   }

@@ -18,6 +18,7 @@
 #include "ddtc/Engine/YaksaModel.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ddtc {
@@ -56,7 +57,7 @@ struct MPIForm {
   /// and the ratio for MPI_Pack at Count; 1 when the given description is
   /// chosen.
   double WorstGain = 1, PackGain = 1;
-  bool isGiven() const { return std::string(Chosen.Origin) == "given"; }
+  bool isGiven() const { return std::string_view(Chosen.Origin) == "given"; }
 };
 
 /// The candidates ddtc can hand MPI for Given: the canonical form, the
