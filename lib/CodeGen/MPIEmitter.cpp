@@ -8,15 +8,22 @@
 // padding"). Intermediate handles are freed once the type is built, in the
 // order they were created.
 //
-// Each call is described by a row of CallSpecs: the MPI function and where
-// each of its arguments comes from in the node. A call uses the classic
+// Each call is described by the constructor table of the IR
+// (ConstructorCalls.h): the MPI function and where each of its arguments
+// comes from in the node. A call uses the classic
 // int API when every count fits an int, and the MPI-4 large-count `_c`
 // variant otherwise, so that the common case also builds with MPI-3
 // libraries.
 //
+// `ddtc rewrite` prints the same calls inline, as a block that replaces a
+// constructor call in the user's code: no error handling of its own (the
+// code it replaces had its own, or none), names prefixed with ddtc_ so that
+// they shadow nothing.
+//
 //===----------------------------------------------------------------------===//
 #include "ddtc/CodeGen/CodeWriter.h"
 #include "ddtc/CodeGen/Emit.h"
+#include "ddtc/IR/ConstructorCalls.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/Support/Text.h"
 
@@ -29,93 +36,11 @@ namespace ddtc {
 namespace {
 
 
-/// Where an argument of an MPI constructor comes from, and its C type.
-enum class ArgFrom {
-  Scalar,     ///< integer scalar Index of the node
-  List,       ///< integer list Index of the node
-  ListLength, ///< the MPI count argument: length of the lists
-  OldType,
-  Types,      ///< the struct's member types
-  Order,      ///< scalar Index as MPI_ORDER_C / MPI_ORDER_FORTRAN
-  Distribs,   ///< list Index as MPI_DISTRIBUTE_*
-  Dargs,      ///< list Index, MPI_DISTRIBUTE_DFLT_DARG for "default"
-};
-enum class ArgType {
-  Count, ///< int, or MPI_Count in the large-count API
-  Aint,  ///< MPI_Aint, or MPI_Count in the large-count API
-  Int,   ///< int in both APIs
-};
-struct ArgSpec {
-  ArgFrom From;
-  unsigned Index;
-  ArgType Type;
-};
-struct CallSpec {
-  TypeKind Kind;
-  const char *Function;
-  bool HasLargeCount; ///< a `_c` variant exists
-  std::vector<ArgSpec> Args;
-};
-
-using AF = ArgFrom;
-using AT = ArgType;
-
-const std::vector<CallSpec> &callSpecs() {
-  static const std::vector<CallSpec> Specs = {
-      {TypeKind::Contiguous, "MPI_Type_contiguous", true,
-       {{AF::Scalar, 0, AT::Count}, {AF::OldType, 0, AT::Int}}},
-      {TypeKind::Vector, "MPI_Type_vector", true,
-       {{AF::Scalar, 0, AT::Count}, {AF::Scalar, 1, AT::Count},
-        {AF::Scalar, 2, AT::Count}, {AF::OldType, 0, AT::Int}}},
-      {TypeKind::HVector, "MPI_Type_create_hvector", true,
-       {{AF::Scalar, 0, AT::Count}, {AF::Scalar, 1, AT::Count},
-        {AF::Scalar, 2, AT::Aint}, {AF::OldType, 0, AT::Int}}},
-      {TypeKind::Indexed, "MPI_Type_indexed", true,
-       {{AF::ListLength, 0, AT::Count}, {AF::List, 0, AT::Count},
-        {AF::List, 1, AT::Count}, {AF::OldType, 0, AT::Int}}},
-      {TypeKind::HIndexed, "MPI_Type_create_hindexed", true,
-       {{AF::ListLength, 0, AT::Count}, {AF::List, 0, AT::Count},
-        {AF::List, 1, AT::Aint}, {AF::OldType, 0, AT::Int}}},
-      {TypeKind::IndexedBlock, "MPI_Type_create_indexed_block", true,
-       {{AF::ListLength, 0, AT::Count}, {AF::Scalar, 0, AT::Count},
-        {AF::List, 0, AT::Count}, {AF::OldType, 0, AT::Int}}},
-      {TypeKind::HIndexedBlock, "MPI_Type_create_hindexed_block", true,
-       {{AF::ListLength, 0, AT::Count}, {AF::Scalar, 0, AT::Count},
-        {AF::List, 0, AT::Aint}, {AF::OldType, 0, AT::Int}}},
-      {TypeKind::Struct, "MPI_Type_create_struct", true,
-       {{AF::ListLength, 0, AT::Count}, {AF::List, 0, AT::Count},
-        {AF::List, 1, AT::Aint}, {AF::Types, 0, AT::Int}}},
-      {TypeKind::Resized, "MPI_Type_create_resized", true,
-       {{AF::OldType, 0, AT::Int}, {AF::Scalar, 0, AT::Aint},
-        {AF::Scalar, 1, AT::Aint}}},
-      {TypeKind::Subarray, "MPI_Type_create_subarray", true,
-       {{AF::ListLength, 0, AT::Int}, {AF::List, 0, AT::Count},
-        {AF::List, 1, AT::Count}, {AF::List, 2, AT::Count},
-        {AF::Order, 0, AT::Int}, {AF::OldType, 0, AT::Int}}},
-      {TypeKind::Darray, "MPI_Type_create_darray", true,
-       {{AF::Scalar, 0, AT::Int}, {AF::Scalar, 1, AT::Int},
-        {AF::ListLength, 0, AT::Int}, {AF::List, 0, AT::Count},
-        {AF::Distribs, 1, AT::Int}, {AF::Dargs, 2, AT::Int},
-        {AF::List, 3, AT::Int}, {AF::Order, 2, AT::Int},
-        {AF::OldType, 0, AT::Int}}},
-      {TypeKind::Dup, "MPI_Type_dup", false, {{AF::OldType, 0, AT::Int}}},
-  };
-  return Specs;
-}
-
-const CallSpec &getCallSpec(TypeKind K) {
-  for (const CallSpec &S : callSpecs())
-    if (S.Kind == K)
-      return S;
-  assert(false && "predefined types are not built");
-  return callSpecs().front();
-}
-
 bool fitsInt(int64_t V) { return V >= INT_MIN && V <= INT_MAX; }
 
 /// Whether the classic int API can take the node's arguments.
-bool fitsIntAPI(const Type *T, const CallSpec &Spec) {
-  for (const ArgSpec &A : Spec.Args) {
+bool fitsIntAPI(const Type *T, const ConstructorCall &Spec) {
+  for (const CallArg &A : Spec.Args) {
     if (A.Type != ArgType::Count)
       continue;
     switch (A.From) {
@@ -171,21 +96,34 @@ std::string listName(TypeKind K, unsigned Index) {
 
 class BuildPrinter {
 public:
-  explicit BuildPrinter(CodeWriter &W) : W(W) {}
+  /// Inline: statements that build T into Target (an MPI_Datatype *
+  /// expression), for `ddtc rewrite`; otherwise the body of
+  /// ddtc_NAME_build.
+  BuildPrinter(CodeWriter &W, bool Inline, std::string Target = {})
+      : W(W), Inline(Inline), Target(std::move(Target)),
+        Prefix(Inline ? "ddtc_" : "") {}
 
-  /// The body of ddtc_NAME_build for T.
   void print(const Type *T);
 
 private:
   void collect(const Type *T);
+  std::string temp(size_t I) const {
+    return Prefix + "t[" + std::to_string(I) + "]";
+  }
   std::string ref(const Type *T) const {
     if (auto *P = dyn_cast<PredefinedType>(T))
       return std::string(P->getName());
-    return "t[" + std::to_string(Index.at(T)) + "]";
+    return temp(Index.at(T));
   }
-  void printCall(const Type *T, size_t I);
+  void printFunctionBody(const Type *T);
+  void printInline(const Type *T);
+  /// The call that builds node I into Out (an MPI_Datatype * expression),
+  /// with the arrays it needs; "rc = " before it in a function body.
+  void printCall(const Type *T, size_t I, const std::string &Out);
 
   CodeWriter &W;
+  bool Inline;
+  std::string Target, Prefix;
   std::vector<const Type *> Nodes; ///< derived nodes, children first
   std::unordered_map<const Type *, size_t> Index;
 };
@@ -201,6 +139,13 @@ void BuildPrinter::collect(const Type *T) {
 
 void BuildPrinter::print(const Type *T) {
   collect(T);
+  if (Inline)
+    printInline(T);
+  else
+    printFunctionBody(T);
+}
+
+void BuildPrinter::printFunctionBody(const Type *T) {
   // A named type that is a predefined type is returned as its dup, so that
   // the caller can free every type ddtc_NAME_build returns.
   bool Alias = isa<PredefinedType>(T);
@@ -213,8 +158,12 @@ void BuildPrinter::print(const Type *T) {
     W.line("  goto fail;");
     W.line("n = 1;");
   }
-  for (size_t I = 0; I < Nodes.size(); ++I)
-    printCall(Nodes[I], I);
+  for (size_t I = 0; I < Nodes.size(); ++I) {
+    printCall(Nodes[I], I, "&" + temp(I));
+    W.line("if (rc != MPI_SUCCESS)");
+    W.line("  goto fail;");
+    W.line("n = " + std::to_string(I + 1) + ";");
+  }
   W.line("*newtype = t[" + std::to_string(N - 1) + "];");
   if (N > 1) {
     W.line("for (i = 0; i < " + std::to_string(N - 1) + "; ++i)");
@@ -227,13 +176,45 @@ void BuildPrinter::print(const Type *T) {
   W.line("return rc;");
 }
 
-void BuildPrinter::printCall(const Type *T, size_t I) {
-  const CallSpec &Spec = getCallSpec(T->getKind());
+void BuildPrinter::printInline(const Type *T) {
+  // The caller commits and frees the result: a predefined type is built as
+  // its dup, as in ddtc_NAME_build.
+  if (isa<PredefinedType>(T)) {
+    W.line("MPI_Type_dup(" + ref(T) + ", " + Target + ");");
+    return;
+  }
+  size_t Temps = Nodes.size() - 1;
+  if (Temps == 0) {
+    printCall(T, 0, Target);
+    return;
+  }
+  W.open("{");
+  W.line("MPI_Datatype " + Prefix + "t[" + std::to_string(Temps) + "];");
+  for (size_t I = 0; I < Nodes.size(); ++I)
+    printCall(Nodes[I], I, I == Temps ? Target : "&" + temp(I));
+  for (size_t I = 0; I < Temps; ++I)
+    W.line("MPI_Type_free(&" + temp(I) + ");");
+  W.close();
+}
+
+void BuildPrinter::printCall(const Type *T, size_t I, const std::string &Out) {
+  const ConstructorCall &Spec = getConstructorCall(T->getKind());
   bool Large = Spec.HasLargeCount && !fitsIntAPI(T, Spec);
-  std::string Id = std::to_string(I);
-  W.open("{ /* t[" + Id + "] = " + shorten(printType(T)) + " */");
+  // Arrays are declared in a block of the call's own; a call without any
+  // needs no block when inline.
+  bool NeedsArrays = false;
+  for (const CallArg &A : Spec.Args)
+    NeedsArrays |= (A.From == ArgFrom::List && !T->getList(A.Index).empty()) ||
+                   (A.From == ArgFrom::Types && !T->getOperands().empty()) ||
+                   A.From == ArgFrom::Distribs || A.From == ArgFrom::Dargs;
+  bool Block = NeedsArrays || !Inline;
+  std::string Comment = shorten(printType(T));
+  if (!Inline)
+    W.open("{ /* t[" + std::to_string(I) + "] = " + Comment + " */");
+  else if (Block)
+    W.open("{");
   std::vector<std::string> Args;
-  for (const ArgSpec &A : Spec.Args) {
+  for (const CallArg &A : Spec.Args) {
     std::string CType = A.Type == ArgType::Int    ? "int"
                         : Large                   ? "MPI_Count"
                         : A.Type == ArgType::Aint ? "MPI_Aint"
@@ -251,7 +232,7 @@ void BuildPrinter::printCall(const Type *T, size_t I) {
         Args.push_back("(const " + CType + " *)0");
         break;
       }
-      std::string Name = listName(T->getKind(), A.Index);
+      std::string Name = Prefix + listName(T->getKind(), A.Index);
       W.line("static const " + CType + " " + Name + "[] = " +
              initializerList(L) + ";");
       Args.push_back(Name);
@@ -268,8 +249,8 @@ void BuildPrinter::printCall(const Type *T, size_t I) {
       std::string Init;
       for (const Type *Op : T->getOperands())
         Init += (Init.empty() ? "" : ", ") + ref(Op);
-      W.line("MPI_Datatype types[] = {" + Init + "};");
-      Args.push_back("types");
+      W.line("MPI_Datatype " + Prefix + "types[] = {" + Init + "};");
+      Args.push_back(Prefix + "types");
       break;
     }
     case ArgFrom::Order:
@@ -283,7 +264,7 @@ void BuildPrinter::printCall(const Type *T, size_t I) {
                 (A.From == ArgFrom::Distribs ? distribName(V)
                  : V == DefaultDarg          ? std::string("MPI_DISTRIBUTE_DFLT_DARG")
                                              : intLiteral(V));
-      std::string Name = listName(T->getKind(), A.Index);
+      std::string Name = Prefix + listName(T->getKind(), A.Index);
       W.line("const int " + Name + "[] = {" + Init + "};");
       Args.push_back(Name);
       break;
@@ -293,11 +274,9 @@ void BuildPrinter::printCall(const Type *T, size_t I) {
   std::string Call = std::string(Spec.Function) + (Large ? "_c(" : "(");
   for (const std::string &A : Args)
     Call += A + ", ";
-  W.line("rc = " + Call + "&t[" + Id + "]);");
-  W.close();
-  W.line("if (rc != MPI_SUCCESS)");
-  W.line("  goto fail;");
-  W.line("n = " + std::to_string(I + 1) + ";");
+  W.line((Inline ? "" : "rc = ") + Call + Out + ");");
+  if (Block)
+    W.close();
 }
 
 } // namespace
@@ -340,9 +319,19 @@ std::string emitMPISource(const Module &M, const CodeGenOptions &Options) {
       W.line("// " + Note);
     W.line("int ddtc_" + N.Name + "_build(MPI_Datatype *newtype)");
     W.open("{");
-    BuildPrinter(W).print(T);
+    BuildPrinter(W, /*Inline=*/false).print(T);
     W.close();
   }
+  return W.str();
+}
+
+} // namespace ddtc
+
+namespace ddtc {
+
+std::string emitInlineBuild(const Type *T, const std::string &Target) {
+  CodeWriter W;
+  BuildPrinter(W, /*Inline=*/true, Target).print(T);
   return W.str();
 }
 

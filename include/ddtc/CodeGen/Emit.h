@@ -88,6 +88,13 @@ std::vector<EmittedFile> emitModule(const Module &M,
 /// A header guard: DDTC_GENERATED_ and BaseName + Suffix in upper case,
 /// other characters than letters and digits replaced by '_'
 /// ("halo-x", "_H" -> "DDTC_GENERATED_HALO_X_H").
+/// C statements that build T with MPI calls into Target, an expression of
+/// type MPI_Datatype * (the `newtype` argument of the call they replace):
+/// `ddtc rewrite`'s replacement. Intermediate handles are freed; the result
+/// is neither committed nor checked for errors. Lines end with a newline
+/// and are indented from column 0.
+std::string emitInlineBuild(const Type *T, const std::string &Target);
+
 std::string guardName(std::string_view BaseName, std::string_view Suffix);
 
 /// The function PREFIX.cpp exports its kernel table by: ddtc_kernels_ and
