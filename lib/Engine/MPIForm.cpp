@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace ddtc {
 
@@ -139,6 +140,17 @@ MPIForm chooseMPIForm(const Type *Given,
     Best.PackGain = Gain;
   }
   return Best;
+}
+
+std::string describeMPIForm(const MPIForm &F, const std::string &Engine) {
+  char Gain[64];
+  std::snprintf(Gain, sizeof Gain, "%.2fx", F.PackGain);
+  if (F.isGiven())
+    return "MPI-facing form for " + Engine +
+           ": the type as given (no candidate is modelled at least 1.3x "
+           "faster and nowhere slower)";
+  return "MPI-facing form for " + Engine + ": the " + F.Chosen.Origin +
+         " form, MPI_Pack modelled " + Gain + " faster than the type as given";
 }
 
 } // namespace ddtc

@@ -7,6 +7,8 @@
 #ifndef DDTC_TOOLS_DDTC_COMMANDS_H
 #define DDTC_TOOLS_DDTC_COMMANDS_H
 
+#include "ddtc/Source/SourceExtractor.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -22,6 +24,10 @@ enum class ReportFormat { Text, Json };
 
 struct AnalyzeOptions {
   std::string InputPath;
+  /// --source: the inputs are C/C++ sources, and the risks are reported as
+  /// compiler warnings at the constructor calls.
+  bool FromSource = false;
+  ExtractOptions Source;
   ReportFormat Format = ReportFormat::Text;
   /// The MPI library GL4 advice is for: "mpich" (the shipped table) or a
   /// cost table written by ddtc calibrate.
@@ -65,6 +71,33 @@ struct EmitOptions {
 
 /// `ddtc emit`: writes pack/unpack and MPI constructor code.
 int runEmit(const EmitOptions &Options);
+
+struct ExtractCommandOptions {
+  ExtractOptions Source;
+  /// The description file; stdout when empty or "-".
+  std::string OutputPath;
+};
+
+/// `ddtc extract`: the committed types of C/C++ sources, as format v1.
+int runExtract(const ExtractCommandOptions &Options);
+
+struct RewriteOptions {
+  ExtractOptions Source;
+  /// -i: edit the sources in place instead of printing them.
+  bool InPlace = false;
+  /// --export-fixes: write the edits as YAML for clang-apply-replacements.
+  std::string ExportFixes;
+  /// "mpi" (the MPI-facing form for Engine) or "normal", as for emit.
+  std::string BuildForm = "mpi";
+  std::string Engine = "mpich";
+};
+
+/// `ddtc rewrite`: replaces the construction of each type whose chosen
+/// form differs from the given one.
+int runRewrite(const RewriteOptions &Options);
+
+/// `ddtc analyze --source`.
+int runAnalyzeSource(const AnalyzeOptions &Options);
 
 /// A command done by a program of its own (CompanionCommand.cpp).
 struct CompanionOptions {

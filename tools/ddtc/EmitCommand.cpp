@@ -55,17 +55,6 @@ void addBottomMembers(Module &M) {
 }
 
 /// The comment above a ddtc_NAME_build: which form it builds, and why.
-std::string describeChoice(const MPIForm &F, const std::string &Engine) {
-  char Gain[64];
-  std::snprintf(Gain, sizeof Gain, "%.2fx", F.PackGain);
-  if (F.isGiven())
-    return "MPI-facing form for " + Engine +
-           ": the type as given (no candidate is modelled at least 1.3x "
-           "faster and nowhere slower)";
-  return "MPI-facing form for " + Engine + ": the " + F.Chosen.Origin +
-         " form, MPI_Pack modelled " + Gain + " faster than the type as given";
-}
-
 std::string baseName(const std::string &Path) {
   size_t Slash = Path.find_last_of('/');
   return Slash == std::string::npos ? Path : Path.substr(Slash + 1);
@@ -171,7 +160,7 @@ int runEmit(const EmitOptions &Options) {
     for (size_t I = 0; I < M.types().size(); ++I) {
       MPIForm F = chooseMPIForm(
           Given[I], getFormCandidates(Ctx, Norm, Given[I]), Model, *Costs);
-      CG.MPIForms.push_back({F.Chosen.T, describeChoice(F, Costs->Engine)});
+      CG.MPIForms.push_back({F.Chosen.T, describeMPIForm(F, Costs->Engine)});
     }
   }
 

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <map>
 #include <string_view>
+#include <vector>
 
 namespace ddtc {
 void reportError(const std::string &Message) {
@@ -29,8 +30,10 @@ int main(int argc, char **argv) {
   AnalyzeOptions Analyze;
   CLI::App *AnalyzeCmd = App.add_subcommand(
       "analyze", "report size, bounds, blocks, depth and cost of each type");
-  AnalyzeCmd->add_option("FILE", Analyze.InputPath,
-                         "description file (format v1) or trace")
+  std::vector<std::string> AnalyzeInputs;
+  AnalyzeCmd->add_option("FILE", AnalyzeInputs,
+                         "description file (format v1) or trace; with "
+                         "--source, C/C++ sources")
       ->required();
   std::map<std::string, ReportFormat> Formats{{"text", ReportFormat::Text},
                                               {"json", ReportFormat::Json}};
@@ -41,6 +44,15 @@ int main(int argc, char **argv) {
                          "the MPI library GL4 advice is for: mpich (the "
                          "shipped MPICH 4.0.2 table, default) or a cost table "
                          "written by ddtc calibrate");
+#ifdef DDTC_HAVE_SOURCE
+  AnalyzeCmd->add_flag("--source", Analyze.FromSource,
+                       "the inputs are C/C++ sources: report the risks as "
+                       "compiler warnings at the constructor calls (compiler "
+                       "flags after --)");
+  AnalyzeCmd->add_option("-p", Analyze.Source.BuildDir,
+                         "with --source: the build directory holding "
+                         "compile_commands.json");
+#endif
 
   PrintOptions Print;
   CLI::App *PrintCmd = App.add_subcommand(
@@ -102,6 +114,56 @@ int main(int argc, char **argv) {
                       "shipped MPICH 4.0.2 table, default) or a cost table "
                       "written by ddtc calibrate");
 
+#ifdef DDTC_HAVE_SOURCE
+  ExtractCommandOptions Extract;
+  CLI::App *ExtractCmd = App.add_subcommand(
+      "extract", "read the MPI_Type_* calls of C/C++ sources into a "
+                 "description file (compiler flags after --)");
+  ExtractCmd->add_option("SOURCE", Extract.Source.Sources, "C/C++ sources")
+      ->required();
+  ExtractCmd->add_option("-p", Extract.Source.BuildDir,
+                         "build directory holding compile_commands.json");
+  ExtractCmd->add_option("-o", Extract.OutputPath,
+                         "output description (default: stdout)");
+
+  RewriteOptions Rewrite;
+  CLI::App *RewriteCmd = App.add_subcommand(
+      "rewrite", "rewrite the MPI type constructor calls of C/C++ sources "
+                 "into the form MPI packs fastest (compiler flags after --)");
+  RewriteCmd->add_option("SOURCE", Rewrite.Source.Sources, "C/C++ sources")
+      ->required();
+  RewriteCmd->add_option("-p", Rewrite.Source.BuildDir,
+                         "build directory holding compile_commands.json");
+  RewriteCmd->add_flag("-i", Rewrite.InPlace,
+                       "edit the sources in place (default: print them)");
+  RewriteCmd->add_option("--export-fixes", Rewrite.ExportFixes,
+                         "write the edits as YAML for "
+                         "clang-apply-replacements instead of printing");
+  RewriteCmd
+      ->add_option("--build-form", Rewrite.BuildForm,
+                   "what the new code builds: mpi (default: the form the "
+                   "engine model ranks fastest, never slower than the "
+                   "given one) or normal (ddtc's normal form, when cheaper)")
+      ->check(CLI::IsMember({"mpi", "normal"}));
+  RewriteCmd->add_option("--engine", Rewrite.Engine,
+                         "the MPI library of --build-form=mpi: mpich (default) "
+                         "or a cost table written by ddtc calibrate");
+#endif
+
+  // Compiler flags follow `--` (as for clang-tidy): split off before
+  // parsing.
+  std::vector<std::string> CompilerArgs;
+  bool HaveCompilerArgs = false;
+  for (int I = 1; I < argc; ++I)
+    if (std::string_view(argv[I]) == "--" && argc >= 2 &&
+        std::string_view(argv[1]) != "plot" &&
+        std::string_view(argv[1]) != "calibrate") {
+      CompilerArgs.assign(argv + I + 1, argv + argc);
+      HaveCompilerArgs = true;
+      argc = I;
+      break;
+    }
+
   // Everything after `plot` or `calibrate` goes to its program unchanged,
   // --help included. CLI11 would drop a leading `--` even with
   // prefix_command(), so these commands are dispatched before parsing;
@@ -135,8 +197,43 @@ int main(int argc, char **argv) {
     return ExitUsage;
   }
 
-  if (AnalyzeCmd->parsed())
+  if (HaveCompilerArgs && !AnalyzeCmd->parsed()
+#ifdef DDTC_HAVE_SOURCE
+      && !ExtractCmd->parsed() && !RewriteCmd->parsed()
+#endif
+  ) {
+    reportError("compiler flags after '--' are for extract, rewrite and "
+                "analyze --source");
+    return ExitUsage;
+  }
+  if (AnalyzeCmd->parsed()) {
+    if (Analyze.FromSource) {
+      Analyze.Source.Sources = AnalyzeInputs;
+      Analyze.Source.CompilerArgs = CompilerArgs;
+      Analyze.Source.UseCompilerArgs = HaveCompilerArgs;
+      return runAnalyzeSource(Analyze);
+    }
+    if (AnalyzeInputs.size() != 1 || HaveCompilerArgs ||
+        !Analyze.Source.BuildDir.empty()) {
+      reportError("analyze takes one description file; -p, several files "
+                  "and compiler flags are for --source");
+      return ExitUsage;
+    }
+    Analyze.InputPath = AnalyzeInputs.front();
     return runAnalyze(Analyze);
+  }
+#ifdef DDTC_HAVE_SOURCE
+  if (ExtractCmd->parsed()) {
+    Extract.Source.CompilerArgs = CompilerArgs;
+    Extract.Source.UseCompilerArgs = HaveCompilerArgs;
+    return runExtract(Extract);
+  }
+  if (RewriteCmd->parsed()) {
+    Rewrite.Source.CompilerArgs = CompilerArgs;
+    Rewrite.Source.UseCompilerArgs = HaveCompilerArgs;
+    return runRewrite(Rewrite);
+  }
+#endif
   if (PrintCmd->parsed())
     return runPrint(Print);
   if (NormalizeCmd->parsed())

@@ -1,0 +1,297 @@
+//===- tools/ddtc/SourceCommands.cpp - extract, rewrite, analyze --source -===//
+//
+// The commands that read C/C++ source (lib/Source). Diagnostics go to
+// stderr in Clang's format; a source that does not parse, or that builds
+// no type at all, is bad input (status 1) and nothing is written.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+
+#include "ddtc/Analysis/Risks.h"
+#include "ddtc/Engine/MPIForm.h"
+#include "ddtc/CodeGen/Emit.h"
+#include "ddtc/Format/DescriptionWriter.h"
+#include "ddtc/IR/Equivalence.h"
+#include "ddtc/IR/Module.h"
+#include "ddtc/IR/TextForm.h"
+#include "ddtc/IR/TypeContext.h"
+#include "ddtc/Passes/Normalizer.h"
+#include "ddtc/Support/Text.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <sstream>
+
+namespace ddtc {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Extracts, prints what Clang and the interpreter found, and says whether
+/// the result can be used.
+bool extract(TypeContext &Ctx, const ExtractOptions &Options,
+             ExtractResult &Result) {
+  Result = extractTypes(Ctx, Options);
+  for (const SourceDiagnostic &D : Result.Diagnostics)
+    printSourceDiagnostic(D, stderr);
+  if (Result.Failed)
+    return false;
+  if (Result.ConstructorCalls == 0) {
+    std::string Files;
+    for (const std::string &S : Options.Sources)
+      Files += (Files.empty() ? "" : ", ") + S;
+    reportError(Files + ": no MPI type constructor call (MPI_Type_vector, "
+                        "MPI_Type_create_struct, ...) to extract");
+    return false;
+  }
+  return true;
+}
+
+/// Writes Text to Path through a temporary file beside it, so that a
+/// failure leaves no partial file.
+bool writeAtomically(const std::string &Path, const std::string &Text) {
+  std::string Temp = Path + ".ddtc-tmp";
+  {
+    std::ofstream Out(Temp, std::ios::binary | std::ios::trunc);
+    if (Out)
+      Out << Text;
+    if (!Out || !Out.flush()) {
+      reportError(Path + ": cannot write: " + std::strerror(errno));
+      std::remove(Temp.c_str());
+      return false;
+    }
+  }
+  std::error_code EC;
+  if (fs::exists(Path))
+    fs::permissions(Temp, fs::status(Path).permissions(), EC);
+  if (std::rename(Temp.c_str(), Path.c_str()) != 0) {
+    reportError(Path + ": cannot write: " + std::strerror(errno));
+    std::remove(Temp.c_str());
+    return false;
+  }
+  return true;
+}
+
+std::string canonical(const std::string &Path) {
+  std::error_code EC;
+  fs::path P = fs::weakly_canonical(Path, EC);
+  return EC ? Path : P.string();
+}
+
+SourceDiagnostic noteAt(const SourcePosition &Where, std::string Message) {
+  return {SourceDiagnostic::Level::Note, Where, std::move(Message)};
+}
+
+/// The replacement of a construction: a comment saying what and why, then
+/// the calls, indented as the statement they replace.
+std::string replacementText(const ExtractedType &X, const Type *Form,
+                            const std::string &Why) {
+  std::string Code = emitInlineBuild(Form, X.Site->Target);
+  std::string Text = "/* ddtc rewrite: " + X.Name + " = " +
+                     shorten(printType(Form)) + "; " + Why + " */";
+  std::istringstream Lines(Code);
+  for (std::string L; std::getline(Lines, L);)
+    Text += "\n" + X.Site->Indent + L;
+  return Text;
+}
+
+bool overlaps(const std::vector<SourceEdit> &Accepted, const SourceEdit &E) {
+  for (const SourceEdit &A : Accepted)
+    if (A.File == E.File && E.Offset < A.Offset + A.Length &&
+        A.Offset < E.Offset + E.Length)
+      return true;
+  return false;
+}
+
+std::string applyEdits(std::string Text, std::vector<SourceEdit> Edits) {
+  std::sort(Edits.begin(), Edits.end(),
+            [](const SourceEdit &A, const SourceEdit &B) {
+              return A.Offset > B.Offset;
+            });
+  for (const SourceEdit &E : Edits)
+    Text.replace(E.Offset, E.Length, E.Text);
+  return Text;
+}
+
+} // namespace
+
+int runExtract(const ExtractCommandOptions &Options) {
+  TypeContext Ctx;
+  ExtractResult Result;
+  if (!extract(Ctx, Options.Source, Result))
+    return ExitBadInput;
+  Module M(Ctx);
+  for (const ExtractedType &X : Result.Types)
+    M.types().push_back(
+        {X.Name, X.T, {{"x-source", jsonQuote(X.Where.str())}}});
+  std::string Text = writeDescription(M);
+  if (Options.OutputPath.empty() || Options.OutputPath == "-") {
+    std::fputs(Text.c_str(), stdout);
+    return ExitSuccess;
+  }
+  return writeAtomically(Options.OutputPath, Text) ? ExitSuccess
+                                                   : ExitBadInput;
+}
+
+int runAnalyzeSource(const AnalyzeOptions &Options) {
+  Expected<EngineCosts> Costs = findEngineCosts(Options.Engine);
+  if (!Costs) {
+    reportError(Costs.takeError().message());
+    return ExitBadInput;
+  }
+  TypeContext Ctx;
+  ExtractResult Result;
+  if (!extract(Ctx, Options.Source, Result))
+    return ExitBadInput;
+  Normalizer N(Ctx);
+  YaksaModel Model;
+  unsigned Warnings = 0;
+  for (const ExtractedType &X : Result.Types) {
+    const Type *Normal = N.normalize(X.T);
+    MPIForm Form = chooseMPIForm(X.T, getFormCandidates(Ctx, N, X.T), Model,
+                                 *Costs);
+    MPIFormAdvice Advice;
+    Advice.Engine = Costs->Engine;
+    if (!Form.isGiven()) {
+      Advice.FormText = printType(Form.Chosen.T);
+      Advice.Origin = Form.Chosen.Origin;
+      Advice.PackGain = Form.PackGain;
+    }
+    for (const Risk &R : findRisks(X.T, Normal, printType(Normal), Advice)) {
+      printSourceDiagnostic({SourceDiagnostic::Level::Warning, X.Where,
+                             "[" + R.Id + "] type '" + X.Name + "': " +
+                                 R.Message},
+                            stderr);
+      printSourceDiagnostic(noteAt(X.Where, shorten(R.Suggestion)), stderr);
+      ++Warnings;
+    }
+  }
+  if (Warnings)
+    std::fprintf(stderr, "%u warning%s generated.\n", Warnings,
+                 Warnings == 1 ? "" : "s");
+  return ExitSuccess;
+}
+
+int runRewrite(const RewriteOptions &Options) {
+  Expected<EngineCosts> Costs = findEngineCosts(Options.Engine);
+  if (!Costs) {
+    reportError(Costs.takeError().message());
+    return ExitBadInput;
+  }
+  TypeContext Ctx;
+  ExtractResult Result;
+  if (!extract(Ctx, Options.Source, Result))
+    return ExitBadInput;
+
+  Normalizer N(Ctx);
+  YaksaModel Model;
+  std::vector<SourceFix> Fixes;
+  std::vector<SourceEdit> Accepted;
+  std::vector<SourceDiagnostic> Notes;
+  for (const ExtractedType &X : Result.Types) {
+    if (!X.Site) {
+      Notes.push_back(noteAt(X.Where, "type '" + X.Name +
+                                          "' is not rewritten: " +
+                                          X.NotRewritable));
+      continue;
+    }
+    const Type *Form = nullptr;
+    std::string Why;
+    if (Options.BuildForm == "mpi") {
+      MPIForm F = chooseMPIForm(X.T, getFormCandidates(Ctx, N, X.T), Model,
+                                *Costs);
+      if (!F.isGiven())
+        Form = F.Chosen.T;
+      Why = describeMPIForm(F, Costs->Engine);
+    } else {
+      const Type *Normal = N.normalize(X.T);
+      if (Normal->getLayout().isCheaperThan(X.T->getLayout()))
+        Form = Normal;
+      Why = "normal form, description cost " +
+            std::to_string(X.T->getLayout().totalCost()) + " -> " +
+            std::to_string(Normal->getLayout().totalCost());
+    }
+    if (!Form) {
+      Notes.push_back(noteAt(X.Where, "type '" + X.Name +
+                                          "' is kept as written: " + Why));
+      continue;
+    }
+    // The form replaces the program's own type: checked once more.
+    EquivalenceResult Eq = checkEquivalent(X.T, Form);
+    if (!Eq.Equivalent) {
+      reportError("internal: the form chosen for '" + X.Name +
+                  "' differs from it (" + Eq.Difference + "); not rewritten");
+      continue;
+    }
+    SourceFix Fix;
+    Fix.Message = "rewrite '" + X.Name + "': " + Why;
+    Fix.File = X.Site->File;
+    Fix.Offset = X.Site->Offset;
+    Fix.Edits.push_back({X.Site->File, X.Site->Offset, X.Site->Length,
+                         replacementText(X, Form, Why)});
+    for (const SourceEdit &E : X.Site->Removals)
+      Fix.Edits.push_back(E);
+    bool Clash = false;
+    for (const SourceEdit &E : Fix.Edits)
+      Clash |= overlaps(Accepted, E);
+    if (Clash) {
+      Notes.push_back(noteAt(X.Where, "type '" + X.Name +
+                                          "' is not rewritten: its edits "
+                                          "overlap those of another type"));
+      continue;
+    }
+    Accepted.insert(Accepted.end(), Fix.Edits.begin(), Fix.Edits.end());
+    Fixes.push_back(std::move(Fix));
+  }
+  for (const SourceDiagnostic &D : Notes)
+    printSourceDiagnostic(D, stderr);
+  std::fprintf(stderr, "ddtc rewrite: %zu of %zu type%s rewritten\n",
+               Fixes.size(), Result.Types.size(),
+               Result.Types.size() == 1 ? "" : "s");
+
+  if (!Options.ExportFixes.empty()) {
+    std::string Main = Options.Source.Sources.empty()
+                           ? std::string()
+                           : fs::absolute(Options.Source.Sources.front())
+                                 .string();
+    if (!writeAtomically(Options.ExportFixes, fixesToYAML(Main, Fixes)))
+      return ExitBadInput;
+    if (!Options.InPlace)
+      return ExitSuccess;
+  }
+
+  // The edits of each source, read again as bytes.
+  std::map<std::string, std::vector<SourceEdit>> ByFile;
+  for (const SourceEdit &E : Accepted)
+    ByFile[canonical(E.File)].push_back(E);
+  std::vector<std::pair<std::string, std::string>> Outputs;
+  for (const std::string &S : Options.Source.Sources) {
+    std::ifstream In(S, std::ios::binary);
+    std::string Text((std::istreambuf_iterator<char>(In)),
+                     std::istreambuf_iterator<char>());
+    if (!In.good() && !In.eof()) {
+      reportError(S + ": cannot read: " + std::strerror(errno));
+      return ExitBadInput;
+    }
+    auto It = ByFile.find(canonical(S));
+    Outputs.push_back(
+        {S, It == ByFile.end() ? Text : applyEdits(Text, It->second)});
+  }
+  for (const auto &[Path, Text] : Outputs) {
+    if (!Options.InPlace) {
+      std::fputs(Text.c_str(), stdout);
+      continue;
+    }
+    if (!writeAtomically(Path, Text))
+      return ExitBadInput;
+  }
+  return ExitSuccess;
+}
+
+} // namespace ddtc
