@@ -55,6 +55,19 @@ if config.have_mpi:
     config.substitutions.append(("%mpiexec", config.mpiexec + " -n 1"))
     config.substitutions.append(("%mpicc", config.mpi_c_compiler))
 
+# The source front end (lib/Source): its tests read C and C++ with the mock
+# mpi.h of test/Source/Inputs, and the end-to-end ones with MPICH's header.
+if config.have_source:
+    config.available_features.add("source")
+    config.substitutions.append(
+        ("%mock-mpi", "-I" + os.path.join(config.test_source_root, "Source", "Inputs")))
+    config.substitutions.append(
+        ("%mpi-include", " ".join("-I" + d for d in config.mpi_include_dirs.split(";") if d)))
+    config.substitutions.append(("%mpicxx", config.mpi_cxx_compiler))
+    import shutil
+    if shutil.which("clang-apply-replacements-14"):
+        config.available_features.add("clang-apply-replacements")
+
 import sys
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(

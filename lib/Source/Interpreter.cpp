@@ -248,11 +248,13 @@ void Interpreter::skipUnknown(const Stmt *S, const std::string &Why,
       std::string Name = Callee && Callee->getIdentifier()
                              ? Callee->getName().str()
                              : std::string();
-      if (lookupConstructorCall(Name) && C->getNumArgs() > 0)
+      if (lookupConstructorCall(Name) && C->getNumArgs() > 0) {
+        std::string Into = text(C->getArg(C->getNumArgs() - 1));
+        if (!Into.empty() && Into[0] == '&')
+          Into.erase(0, 1);
         warn(C->getBeginLoc(),
-             "the type built into '" +
-                 text(C->getArg(C->getNumArgs() - 1)) +
-                 "' is left out: " + Why);
+             "the type built into '" + Into + "' is left out: " + Why);
+      }
       for (const Expr *A : C->arguments()) {
         const Expr *Bare = A->IgnoreParenImpCasts();
         if (A->getType()->isPointerType())
