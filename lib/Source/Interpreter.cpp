@@ -87,11 +87,21 @@ void Interpreter::runEntry(const FunctionDecl *F) {
   Globals.clear();
   Stack.clear();
   Stack.push_back({F, {}, {}});
-  for (const ParmVarDecl *P : F->parameters())
-    Stack.back().Vars[P] = std::make_shared<Value>(Value::unknown(
-        "'" + P->getNameAsString() + "' is a parameter of '" +
-            F->getNameAsString() + "', which nothing in this file calls",
-        P->getLocation()));
+  for (const ParmVarDecl *P : F->parameters()) {
+    std::string Why = "'" + P->getNameAsString() + "' is a parameter of '" +
+                      F->getNameAsString() +
+                      "', which nothing in this file calls";
+    Value V = Value::unknown(Why, P->getLocation());
+    // A pointer parameter points to a place of its own (unknown until
+    // written): `void build(MPI_Datatype *out)` builds a type into it.
+    QualType T = P->getType();
+    if (T->isPointerType() && !T->getPointeeType().isConstQualified() &&
+        T->getPointeeType()->isScalarType())
+      V = Value::pointer(Place{std::make_shared<Value>(std::move(V)),
+                               {},
+                               P->getNameAsString()});
+    Stack.back().Vars[P] = std::make_shared<Value>(std::move(V));
+  }
   exec(F->getBody());
   Stack.clear();
 }

@@ -99,6 +99,14 @@ private:
   std::optional<Range> statementOf(const CallExpr *C, std::string &WhyNot);
   /// Range R widened to whole lines when nothing else is on them.
   Range wholeLines(Range R) const;
+  /// The edit that removes the declaration of a variable the removed and
+  /// replaced calls used, when nothing left refers to it (so that the
+  /// rewritten code has no unused variable).
+  std::optional<SourceEdit> removeDeclaration(const clang::VarDecl *Var,
+                                              const RewriteSite &Site);
+  /// Where each variable of the main file is referred to (file offsets).
+  std::map<const VarDecl *, std::vector<unsigned>> References;
+  bool Indexed = false;
   SourcePosition position(SourceLocation Loc) const;
 
   ASTContext &AC;
@@ -157,6 +165,86 @@ UnitCollector::Range UnitCollector::wholeLines(Range R) const {
   if (E < Buffer.size() && Buffer[E] != '\n')
     return R;
   return {B, E < Buffer.size() ? E + 1 : E};
+}
+
+namespace {
+class ReferenceIndexer : public RecursiveASTVisitor<ReferenceIndexer> {
+public:
+  ReferenceIndexer(SourceManager &SM,
+                   std::map<const VarDecl *, std::vector<unsigned>> &Refs)
+      : SM(SM), Refs(Refs) {}
+  bool VisitDeclRefExpr(DeclRefExpr *R) {
+    if (const auto *V = dyn_cast<VarDecl>(R->getDecl()))
+      Refs[V->getCanonicalDecl()].push_back(
+          SM.getFileOffset(SM.getExpansionLoc(R->getBeginLoc())));
+    return true;
+  }
+
+private:
+  SourceManager &SM;
+  std::map<const VarDecl *, std::vector<unsigned>> &Refs;
+};
+} // namespace
+
+std::optional<SourceEdit>
+UnitCollector::removeDeclaration(const VarDecl *Var, const RewriteSite &Site) {
+  if (!Var->hasLocalStorage() || Var->getLocation().isMacroID() ||
+      !SM.isInMainFile(Var->getLocation()) ||
+      (Var->hasInit() && Var->getInit()->HasSideEffects(AC)))
+    return std::nullopt;
+  if (!Indexed) {
+    ReferenceIndexer(SM, References).TraverseDecl(AC.getTranslationUnitDecl());
+    Indexed = true;
+  }
+  for (unsigned Offset : References[Var->getCanonicalDecl()]) {
+    // Gone: in the replaced statement or in a removed one.
+    bool Gone = Offset >= Site.Offset && Offset < Site.Offset + Site.Length;
+    for (const SourceEdit &E : Site.Removals)
+      Gone |= Offset >= E.Offset && Offset < E.Offset + E.Length;
+    if (!Gone)
+      return std::nullopt;
+  }
+  DynTypedNodeList Parents = AC.getParents(*Var);
+  const DeclStmt *DS = Parents.size() == 1 ? Parents[0].get<DeclStmt>() : nullptr;
+  if (!DS)
+    return std::nullopt;
+  std::vector<const VarDecl *> Decls;
+  for (const Decl *D : DS->decls())
+    if (const auto *V = dyn_cast<VarDecl>(D))
+      Decls.push_back(V);
+    else
+      return std::nullopt;
+  auto Offset = [&](SourceLocation L) { return SM.getFileOffset(L); };
+  std::string File = Site.File;
+  if (Decls.size() == 1) {
+    std::string Ignored;
+    SourceLocation After = Lexer::findLocationAfterToken(
+        DS->getEndLoc(), tok::semi, SM, LO, false);
+    Range R{Offset(DS->getBeginLoc()),
+            After.isValid() ? Offset(After) : Offset(DS->getEndLoc()) + 1};
+    if (DS->getBeginLoc().isMacroID())
+      return std::nullopt;
+    R = wholeLines(R);
+    return SourceEdit{File, R.Begin, R.End - R.Begin, ""};
+  }
+  // `MPI_Datatype pair, tile, tiled;`: the name and the comma after it, or
+  // before it for the last one.
+  for (size_t I = 0; I < Decls.size(); ++I) {
+    if (Decls[I] != Var)
+      continue;
+    if (I + 1 < Decls.size()) {
+      unsigned B = Offset(Var->getLocation());
+      unsigned E = Offset(Decls[I + 1]->getLocation());
+      return SourceEdit{File, B, E - B, ""};
+    }
+    SourceLocation PrevEnd = Lexer::getLocForEndOfToken(
+        Decls[I - 1]->getEndLoc(), 0, SM, LO);
+    SourceLocation End = Lexer::getLocForEndOfToken(Var->getEndLoc(), 0, SM, LO);
+    if (PrevEnd.isInvalid() || End.isInvalid())
+      return std::nullopt;
+    return SourceEdit{File, Offset(PrevEnd), Offset(End) - Offset(PrevEnd), ""};
+  }
+  return std::nullopt;
 }
 
 ExtractedType UnitCollector::collect(const source::Commit &C) {
@@ -244,6 +332,28 @@ ExtractedType UnitCollector::collect(const source::Commit &C) {
       Changed = true;
     }
   }
+  // The variables of the calls that are gone: handles, and the arrays of
+  // their arguments.
+  std::set<const VarDecl *> Vars;
+  std::vector<const Stmt *> Walk;
+  for (Handle *O : Removed)
+    Walk.push_back(O->Ctor);
+  while (!Walk.empty()) {
+    const Stmt *S = Walk.back();
+    Walk.pop_back();
+    if (const auto *R = dyn_cast_or_null<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(R->getDecl()))
+        Vars.insert(V);
+    if (S)
+      for (const Stmt *Child : S->children())
+        Walk.push_back(Child);
+  }
+  std::vector<SourceEdit> Declarations;
+  for (const VarDecl *V : Vars)
+    if (std::optional<SourceEdit> E = removeDeclaration(V, Site))
+      Declarations.push_back(*E);
+  Site.Removals.insert(Site.Removals.end(), Declarations.begin(),
+                       Declarations.end());
   X.Site = std::move(Site);
   return X;
 }
