@@ -348,10 +348,17 @@ ExtractedType UnitCollector::collect(const source::Commit &C) {
       for (const Stmt *Child : S->children())
         Walk.push_back(Child);
   }
+  const VarDecl *Target = nullptr;
+  if (const auto *U = dyn_cast<UnaryOperator>(NewArg->IgnoreParenImpCasts()))
+    if (const auto *R = dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParens()))
+      Target = dyn_cast<VarDecl>(R->getDecl());
   std::vector<SourceEdit> Declarations;
-  for (const VarDecl *V : Vars)
+  for (const VarDecl *V : Vars) {
     if (std::optional<SourceEdit> E = removeDeclaration(V, Site))
       Declarations.push_back(*E);
+    else if (V != Target && V->hasLocalStorage() && V->getIdentifier())
+      Site.Unread.push_back(V->getNameAsString());
+  }
   Site.Removals.insert(Site.Removals.end(), Declarations.begin(),
                        Declarations.end());
   X.Site = std::move(Site);

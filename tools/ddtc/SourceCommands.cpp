@@ -98,6 +98,9 @@ std::string replacementText(const ExtractedType &X, const Type *Form,
   std::istringstream Lines(Code);
   for (std::string L; std::getline(Lines, L);)
     Text += "\n" + X.Site->Indent + L;
+  // Arrays filled only for the call it replaces would be set but unused.
+  for (const std::string &V : X.Site->Unread)
+    Text += "\n" + X.Site->Indent + "(void)" + V + ";";
   return Text;
 }
 

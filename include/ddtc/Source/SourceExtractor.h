@@ -64,6 +64,10 @@ struct RewriteSite {
   /// (used by nothing else), removed with it: each through the end of its
   /// line.
   std::vector<SourceEdit> Removals;
+  /// Local variables the replaced calls used that stay declared: the
+  /// program may no longer read them (an array filled for the call only),
+  /// so the replacement marks them used.
+  std::vector<std::string> Unread;
 };
 
 /// A committed type read from the source.

@@ -54,8 +54,12 @@ int main(int argc, char **argv)
     for (i = 0; i < 3; ++i)
         MPI_Cart_shift(cart, i, 1, &lo[i], &hi[i]);
 
-    /* x faces: a whole y-z plane, contiguous in memory. */
-    MPI_Type_contiguous(plane, MPI_DOUBLE, &face_x);
+    /* x faces: a whole y-z plane, contiguous in memory, described as its
+     * rows (ddtc rewrite makes it one contiguous of doubles). */
+    MPI_Datatype zrow;
+    MPI_Type_contiguous(GZ, MPI_DOUBLE, &zrow);
+    MPI_Type_contiguous(plane / GZ, zrow, &face_x);
+    MPI_Type_free(&zrow);
     MPI_Type_set_name(face_x, "face_x");
     MPI_Type_commit(&face_x);
 
