@@ -27,6 +27,26 @@
 
 namespace ddtc {
 
+Assessment assessType(TypeContext &Ctx, Normalizer &N, YaksaModel &Model,
+                      const EngineCosts &Costs, const Type *Given) {
+  const Type *Normal = N.normalize(Given);
+  std::string Text = printType(Normal);
+  MPIForm Form =
+      chooseMPIForm(Given, getFormCandidates(Ctx, N, Given), Model, Costs);
+  MPIFormAdvice Advice;
+  Advice.Engine = Costs.Engine;
+  if (!Form.isGiven()) {
+    Advice.FormText = printType(Form.Chosen.T);
+    Advice.Origin = Form.Chosen.Origin;
+    Advice.PackGain = Form.PackGain;
+  }
+  std::vector<Risk> Risks = findRisks(Given, Normal, Text, Advice);
+  return {Normal, std::move(Text), std::move(Risks),
+          Form.isGiven() ? std::string("given")
+                         : std::string(Form.Chosen.Origin),
+          Model.describePath(Given), Model.describePath(Form.Chosen.T)};
+}
+
 namespace {
 
 std::string formatMean(double V) {
@@ -35,40 +55,12 @@ std::string formatMean(double V) {
   return OS.str();
 }
 
-/// What the report says about one named type beyond its metrics.
-struct Assessment {
-  const Type *Normal;
-  std::string NormalText;
-  std::vector<Risk> Risks;
-  /// The MPI-facing form's origin ("given", "normal", ...), and how the
-  /// engine packs the type as given and in that form.
-  std::string MPIForm, GivenPath, FormPath;
-};
-
 std::vector<Assessment> assess(Module &M, const EngineCosts &Costs) {
   Normalizer N(M.getContext());
   YaksaModel Model;
   std::vector<Assessment> Out;
-  for (const NamedType &NT : M.types()) {
-    const Type *Normal = N.normalize(NT.T);
-    std::string Text = printType(Normal);
-    MPIForm Form =
-        chooseMPIForm(NT.T, getFormCandidates(M.getContext(), N, NT.T), Model,
-                      Costs);
-    MPIFormAdvice Advice;
-    Advice.Engine = Costs.Engine;
-    if (!Form.isGiven()) {
-      Advice.FormText = printType(Form.Chosen.T);
-      Advice.Origin = Form.Chosen.Origin;
-      Advice.PackGain = Form.PackGain;
-    }
-    std::vector<Risk> Risks = findRisks(NT.T, Normal, Text, Advice);
-    Out.push_back({Normal, std::move(Text), std::move(Risks),
-                   Form.isGiven() ? std::string("given")
-                                  : std::string(Form.Chosen.Origin),
-                   Model.describePath(NT.T),
-                   Model.describePath(Form.Chosen.T)});
-  }
+  for (const NamedType &NT : M.types())
+    Out.push_back(assessType(M.getContext(), N, Model, Costs, NT.T));
   return Out;
 }
 

@@ -7,6 +7,8 @@
 #ifndef DDTC_TOOLS_DDTC_COMMANDS_H
 #define DDTC_TOOLS_DDTC_COMMANDS_H
 
+#include "ddtc/Analysis/Risks.h"
+#include "ddtc/Engine/MPIForm.h"
 #include "ddtc/Source/SourceExtractor.h"
 
 #include <cstdint>
@@ -15,6 +17,9 @@
 #include <vector>
 
 namespace ddtc {
+
+class Normalizer;
+class TypeContext;
 
 constexpr int ExitSuccess = 0;
 constexpr int ExitBadInput = 1;
@@ -35,6 +40,19 @@ struct AnalyzeOptions {
 };
 
 int runAnalyze(const AnalyzeOptions &Options);
+
+/// What `analyze` says about one type beyond its metrics: its normal form,
+/// its risks (GL4 with the advice for the engine of Costs), and its
+/// MPI-facing form's origin ("given", "normal"...) with the engine's path
+/// for the type as given and in that form (AnalyzeCommand.cpp).
+struct Assessment {
+  const Type *Normal;
+  std::string NormalText;
+  std::vector<Risk> Risks;
+  std::string MPIForm, GivenPath, FormPath;
+};
+Assessment assessType(TypeContext &Ctx, Normalizer &N, YaksaModel &Model,
+                      const EngineCosts &Costs, const Type *Given);
 
 struct PrintOptions {
   std::string InputPath;

@@ -53,6 +53,26 @@ bool extract(TypeContext &Ctx, const ExtractOptions &Options,
   return true;
 }
 
+/// What analyze --source and rewrite share: the engine's cost table, the
+/// extracted types, and the normalizer and model that judge them.
+struct SourceSession {
+  TypeContext Ctx;
+  Normalizer Norm{Ctx};
+  YaksaModel Model;
+  std::optional<EngineCosts> Costs;
+  ExtractResult Result;
+
+  bool open(const ExtractOptions &Source, const std::string &Engine) {
+    Expected<EngineCosts> C = findEngineCosts(Engine);
+    if (!C) {
+      reportError(C.takeError().message());
+      return false;
+    }
+    Costs = std::move(*C);
+    return extract(Ctx, Source, Result);
+  }
+};
+
 /// Writes Text to Path through a temporary file beside it, so that a
 /// failure leaves no partial file.
 bool writeAtomically(const std::string &Path, const std::string &Text) {
@@ -143,30 +163,13 @@ int runExtract(const ExtractCommandOptions &Options) {
 }
 
 int runAnalyzeSource(const AnalyzeOptions &Options) {
-  Expected<EngineCosts> Costs = findEngineCosts(Options.Engine);
-  if (!Costs) {
-    reportError(Costs.takeError().message());
+  SourceSession S;
+  if (!S.open(Options.Source, Options.Engine))
     return ExitBadInput;
-  }
-  TypeContext Ctx;
-  ExtractResult Result;
-  if (!extract(Ctx, Options.Source, Result))
-    return ExitBadInput;
-  Normalizer N(Ctx);
-  YaksaModel Model;
   unsigned Warnings = 0;
-  for (const ExtractedType &X : Result.Types) {
-    const Type *Normal = N.normalize(X.T);
-    MPIForm Form = chooseMPIForm(X.T, getFormCandidates(Ctx, N, X.T), Model,
-                                 *Costs);
-    MPIFormAdvice Advice;
-    Advice.Engine = Costs->Engine;
-    if (!Form.isGiven()) {
-      Advice.FormText = printType(Form.Chosen.T);
-      Advice.Origin = Form.Chosen.Origin;
-      Advice.PackGain = Form.PackGain;
-    }
-    for (const Risk &R : findRisks(X.T, Normal, printType(Normal), Advice)) {
+  for (const ExtractedType &X : S.Result.Types) {
+    Assessment A = assessType(S.Ctx, S.Norm, S.Model, *S.Costs, X.T);
+    for (const Risk &R : A.Risks) {
       printSourceDiagnostic({SourceDiagnostic::Level::Warning, X.Where,
                              "[" + R.Id + "] type '" + X.Name + "': " +
                                  R.Message},
@@ -182,18 +185,13 @@ int runAnalyzeSource(const AnalyzeOptions &Options) {
 }
 
 int runRewrite(const RewriteOptions &Options) {
-  Expected<EngineCosts> Costs = findEngineCosts(Options.Engine);
-  if (!Costs) {
-    reportError(Costs.takeError().message());
+  SourceSession S;
+  if (!S.open(Options.Source, Options.Engine))
     return ExitBadInput;
-  }
-  TypeContext Ctx;
-  ExtractResult Result;
-  if (!extract(Ctx, Options.Source, Result))
-    return ExitBadInput;
-
-  Normalizer N(Ctx);
-  YaksaModel Model;
+  TypeContext &Ctx = S.Ctx;
+  Normalizer &N = S.Norm;
+  const ExtractResult &Result = S.Result;
+  const EngineCosts *Costs = &*S.Costs;
   std::vector<SourceFix> Fixes;
   std::vector<SourceEdit> Accepted;
   std::vector<SourceDiagnostic> Notes;
@@ -207,7 +205,7 @@ int runRewrite(const RewriteOptions &Options) {
     const Type *Form = nullptr;
     std::string Why;
     if (Options.BuildForm == "mpi") {
-      MPIForm F = chooseMPIForm(X.T, getFormCandidates(Ctx, N, X.T), Model,
+      MPIForm F = chooseMPIForm(X.T, getFormCandidates(Ctx, N, X.T), S.Model,
                                 *Costs);
       if (!F.isGiven())
         Form = F.Chosen.T;
