@@ -12,6 +12,7 @@
 #include "ddtc/IR/ConstructorCalls.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -66,13 +67,58 @@ std::string Interpreter::text(const Expr *E) const {
   return S;
 }
 
+std::string Interpreter::intoText(const CallExpr *C) const {
+  std::string Into = text(C->getArg(C->getNumArgs() - 1));
+  if (!Into.empty() && Into[0] == '&')
+    Into.erase(0, 1);
+  return Into;
+}
+
+void Interpreter::reportUnreached(const std::vector<const CallExpr *> &Calls) {
+  // After the budget ran out, the warning there covers what follows.
+  if (Out.Stopped)
+    return;
+  // A call that did not run in a function that did was passed over by
+  // control flow ddtc decided (a branch whose condition folds); one in a
+  // function never entered was not looked at.
+  auto EnclosingFunction = [&](const Stmt *S) -> const FunctionDecl * {
+    DynTypedNodeList Parents = AC.getParents(*S);
+    while (!Parents.empty()) {
+      if (const auto *F = Parents[0].get<FunctionDecl>())
+        return F;
+      if (const auto *P = Parents[0].get<Stmt>())
+        Parents = AC.getParents(*P);
+      else if (const auto *D = Parents[0].get<Decl>())
+        Parents = AC.getParents(*D);
+      else
+        break;
+    }
+    return nullptr;
+  };
+  for (const CallExpr *C : Calls) {
+    if (Out.Executions.count(C) || C->getNumArgs() == 0)
+      continue;
+    const FunctionDecl *F = EnclosingFunction(C);
+    if (F && Entered.count(F->getCanonicalDecl()))
+      continue;
+    if (Out.Reported.insert(C).second)
+      warn(C->getBeginLoc(),
+           "the type built into '" + intoText(C) +
+               "' is left out: ddtc did not run this call (it is reached "
+               "only through code ddtc does not follow: a function "
+               "pointer, a method, a template, a recursion with no entry)");
+  }
+}
+
 bool Interpreter::step(SourceLocation Loc) {
   if (++Steps <= MaxInterpreterSteps)
     return true;
-  if (Steps == MaxInterpreterSteps + 1)
+  if (Steps == MaxInterpreterSteps + 1) {
+    Out.Stopped = true;
     warn(Loc, "stopped following the program here after " +
                   std::to_string(MaxInterpreterSteps) +
                   " steps; types committed after this point are left out");
+  }
   return false;
 }
 
@@ -85,8 +131,10 @@ void Interpreter::runEntry(const FunctionDecl *F) {
   // Globals are followed from their initial values only where they are
   // const: another entry point may have changed the others.
   Globals.clear();
+  Exposed.clear();
   Stack.clear();
   Stack.push_back({F, {}, {}});
+  Entered.insert(F->getCanonicalDecl());
   for (const ParmVarDecl *P : F->parameters()) {
     std::string Why = "'" + P->getNameAsString() + "' is a parameter of '" +
                       F->getNameAsString() +
@@ -95,11 +143,23 @@ void Interpreter::runEntry(const FunctionDecl *F) {
     // A pointer parameter points to a place of its own (unknown until
     // written): `void build(MPI_Datatype *out)` builds a type into it.
     QualType T = P->getType();
-    if (T->isPointerType() && !T->getPointeeType().isConstQualified() &&
-        T->getPointeeType()->isScalarType())
-      V = Value::pointer(Place{std::make_shared<Value>(std::move(V)),
-                               {},
-                               P->getNameAsString()});
+    if ((T->isPointerType() || T->isReferenceType()) &&
+        !T->getPointeeType().isConstQualified()) {
+      QualType Pointee = T->getPointeeType();
+      if (Pointee->isScalarType())
+        V = pointerTo(Place{std::make_shared<Value>(std::move(V)),
+                            {},
+                            P->getNameAsString()});
+      else if (followedRecord(Pointee) &&
+               valueCount(Pointee) <= MaxVariableValues) {
+        // `void build(struct types *t)`: its members are built into.
+        Slot Members = std::make_shared<Value>(
+            blankValue(Pointee, false, P->getNameAsString()));
+        std::set<const Value *> Seen;
+        clobberValue(*Members, V, Seen);
+        V = pointerTo(Place{std::move(Members), {}, P->getNameAsString()});
+      }
+    }
     Stack.back().Vars[P] = std::make_shared<Value>(std::move(V));
   }
   exec(F->getBody());
@@ -117,10 +177,25 @@ Interpreter::Flow Interpreter::exec(const Stmt *S) {
   }
   switch (S->getStmtClass()) {
   case Stmt::CompoundStmtClass:
-    for (const Stmt *Child : cast<CompoundStmt>(S)->body()) {
-      Flow F = exec(Child);
-      if (F != Flow::Next)
-        return F;
+    for (auto It = cast<CompoundStmt>(S)->body_begin(),
+              End = cast<CompoundStmt>(S)->body_end();
+         It != End; ++It) {
+      Flow F = exec(*It);
+      if (F == Flow::Next)
+        continue;
+      if (F == Flow::MayJump || F == Flow::Abandon) {
+        // Control may leave here; what follows runs only maybe.
+        SourceLocation At = JumpLoc;
+        std::string Why = "it runs only if control does not leave at " +
+                          position(At).str() +
+                          ", where ddtc does not know the condition";
+        for (auto Rest = std::next(It); Rest != End; ++Rest) {
+          skipUnknown(*Rest, Why, At);
+          F = std::max(F, jumpFlow(*Rest));
+        }
+        JumpLoc = At;
+      }
+      return F;
     }
     return Flow::Next;
   case Stmt::DeclStmtClass:
@@ -164,7 +239,7 @@ Interpreter::Flow Interpreter::exec(const Stmt *S) {
       Why += " (" + C.Why->Text + ")";
     skipUnknown(If->getThen(), Why, WhyLoc);
     skipUnknown(If->getElse(), Why, WhyLoc);
-    return Flow::Next;
+    return jumpFlow(If);
   }
   case Stmt::ForStmtClass: {
     const auto *For = cast<ForStmt>(S);
@@ -188,7 +263,7 @@ Interpreter::Flow Interpreter::exec(const Stmt *S) {
                 std::string("it is in a '") + S->getStmtClassName() +
                     "', which ddtc does not follow",
                 S->getBeginLoc());
-    return Flow::Next;
+    return jumpFlow(S);
   }
 }
 
@@ -196,8 +271,10 @@ Interpreter::Flow Interpreter::execDecl(const VarDecl *D) {
   // Static locals keep their value between calls in C; followed as locals
   // initialized at their declaration, which is what a function run once
   // sees.
-  Value V = initialValue(D->getType(), D->getInit(), D->getLocation(),
-                         D->getNameAsString());
+  Value V = D->getType()->isReferenceType()
+                ? bindReference(D->getInit(), D->getNameAsString())
+                : initialValue(D->getType(), D->getInit(), D->getLocation(),
+                               D->getNameAsString());
   Stack.back().Vars[D] = std::make_shared<Value>(std::move(V));
   return Steps > MaxInterpreterSteps ? Flow::Stop : Flow::Next;
 }
@@ -218,7 +295,7 @@ Interpreter::Flow Interpreter::execLoop(const Stmt *Loop, const Expr *Cond,
         skipUnknown(Body, Why, Cond->getBeginLoc());
         if (Inc)
           skipUnknown(Inc, Why, Cond->getBeginLoc());
-        return Flow::Next;
+        return jumpFlow(Loop);
       }
       if (!C.I)
         return Flow::Next;
@@ -226,12 +303,97 @@ Interpreter::Flow Interpreter::execLoop(const Stmt *Loop, const Expr *Cond,
     Flow F = exec(Body);
     if (F == Flow::Break)
       return Flow::Next;
-    if (F == Flow::Return || F == Flow::Stop)
+    if (F == Flow::Return || F == Flow::Stop || F == Flow::Abandon)
       return F;
+    if (F == Flow::MayJump) {
+      // A break or continue under an unknown condition: the iterations
+      // from here on may or may not run.
+      std::string Why = "it is in a loop that may end early at " +
+                        position(JumpLoc).str() +
+                        ", where ddtc does not know the condition";
+      skipUnknown(Body, Why, JumpLoc);
+      if (Inc)
+        skipUnknown(Inc, Why, JumpLoc);
+      if (Cond)
+        skipUnknown(Cond, Why, JumpLoc);
+      return Flow::Next;
+    }
     if (Inc)
       eval(Inc);
-    (void)Loop;
   }
+}
+
+namespace {
+
+/// Where the statements of a region passed over could send control out of
+/// it.
+struct Jumps {
+  SourceLocation Return;   ///< return or throw: out of the function
+  SourceLocation Loop;     ///< break or continue: out of the enclosing loop
+  SourceLocation Anywhere; ///< goto
+};
+
+void scanJumps(const Stmt *S, bool InLoop, bool InSwitch, Jumps &J) {
+  if (!S)
+    return;
+  auto Mark = [](SourceLocation &At, SourceLocation L) {
+    if (At.isInvalid())
+      At = L;
+  };
+  switch (S->getStmtClass()) {
+  case Stmt::ReturnStmtClass:
+  case Stmt::CXXThrowExprClass:
+    Mark(J.Return, S->getBeginLoc());
+    break;
+  case Stmt::GotoStmtClass:
+  case Stmt::IndirectGotoStmtClass:
+    Mark(J.Anywhere, S->getBeginLoc());
+    break;
+  case Stmt::BreakStmtClass:
+    if (!InLoop && !InSwitch)
+      Mark(J.Loop, S->getBeginLoc());
+    break;
+  case Stmt::ContinueStmtClass:
+    if (!InLoop)
+      Mark(J.Loop, S->getBeginLoc());
+    break;
+  case Stmt::ForStmtClass:
+  case Stmt::WhileStmtClass:
+  case Stmt::DoStmtClass:
+  case Stmt::CXXForRangeStmtClass:
+    InLoop = true;
+    break;
+  case Stmt::SwitchStmtClass:
+    InSwitch = true;
+    break;
+  case Stmt::LambdaExprClass:
+  case Stmt::BlockExprClass:
+    return; // a function of its own
+  default:
+    break;
+  }
+  for (const Stmt *Child : S->children())
+    scanJumps(Child, InLoop, InSwitch, J);
+}
+
+} // namespace
+
+Interpreter::Flow Interpreter::jumpFlow(const Stmt *S) {
+  Jumps J;
+  scanJumps(S, false, false, J);
+  // The function may have returned before what follows: what it returns
+  // is not known.
+  if (J.Return.isValid() && Stack.back().MayHaveReturned.isInvalid())
+    Stack.back().MayHaveReturned = J.Return;
+  if (J.Anywhere.isValid()) {
+    JumpLoc = J.Anywhere;
+    return Flow::Abandon;
+  }
+  if (J.Loop.isValid()) {
+    JumpLoc = J.Loop;
+    return Flow::MayJump;
+  }
+  return Flow::Next;
 }
 
 void Interpreter::skipUnknown(const Stmt *S, const std::string &Why,
@@ -258,17 +420,26 @@ void Interpreter::skipUnknown(const Stmt *S, const std::string &Why,
       std::string Name = Callee && Callee->getIdentifier()
                              ? Callee->getName().str()
                              : std::string();
-      if (lookupConstructorCall(Name) && C->getNumArgs() > 0) {
-        std::string Into = text(C->getArg(C->getNumArgs() - 1));
-        if (!Into.empty() && Into[0] == '&')
-          Into.erase(0, 1);
-        warn(C->getBeginLoc(),
-             "the type built into '" + Into + "' is left out: " + Why);
-      }
-      for (const Expr *A : C->arguments()) {
-        const Expr *Bare = A->IgnoreParenImpCasts();
-        if (A->getType()->isPointerType())
-          clobber(Bare, Why, WhyLoc);
+      bool Constructor = lookupConstructorCall(Name) && C->getNumArgs() > 0;
+      if (Constructor && Out.Reported.insert(C).second)
+        warn(C->getBeginLoc(), "the type built into '" +
+                                   intoText(C) + "' is left out: " + Why);
+      for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+        const Expr *A = C->getArg(I);
+        if (!A->getType()->isPointerType())
+          continue;
+        // The handle a skipped constructor builds into holds a type left
+        // out with its warning (the commit need not warn again).
+        std::optional<Place> P;
+        if (Constructor && I + 1 == C->getNumArgs())
+          if (const auto *U = dyn_cast<UnaryOperator>(A->IgnoreParens());
+              U && U->getOpcode() == UO_AddrOf)
+            P = place(U->getSubExpr());
+        auto Left = std::make_shared<Handle>();
+        Left->Ctor = C;
+        Left->Why = std::make_shared<Reason>(Reason{Why, WhyLoc});
+        if (!P || !store(*P, Value::handle(std::move(Left))))
+          clobber(A->IgnoreParenImpCasts(), Why, WhyLoc);
       }
       const FunctionDecl *Def = nullptr;
       if (Callee && Callee->hasBody(Def) && Seen.insert(Def).second)
@@ -327,9 +498,17 @@ Slot Interpreter::slotOf(const VarDecl *D) {
 std::optional<Place> Interpreter::place(const Expr *E) {
   E = E->IgnoreParens();
   if (const auto *R = dyn_cast<DeclRefExpr>(E)) {
-    if (const auto *D = dyn_cast<VarDecl>(R->getDecl()))
-      return Place{slotOf(D), {}, D->getNameAsString()};
-    return std::nullopt;
+    const auto *D = dyn_cast<VarDecl>(R->getDecl());
+    if (!D)
+      return std::nullopt;
+    // A C++ reference holds a pointer to what it refers to.
+    if (D->getType()->isReferenceType()) {
+      Value Ref = *slotOf(D);
+      if (Ref.K != Value::Kind::Pointer)
+        return std::nullopt;
+      return *Ref.P;
+    }
+    return Place{slotOf(D), {}, D->getNameAsString()};
   }
   if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
     Value Base = eval(A->getBase());
@@ -349,10 +528,48 @@ std::optional<Place> Interpreter::place(const Expr *E) {
       return std::nullopt;
     return *Ptr.P;
   }
+  if (const auto *M = dyn_cast<MemberExpr>(E)) {
+    const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl());
+    if (!F || !followedRecord(M->getBase()->getType()->isPointerType()
+                                  ? M->getBase()->getType()->getPointeeType()
+                                  : M->getBase()->getType()))
+      return std::nullopt;
+    std::optional<Place> P;
+    if (M->isArrow()) {
+      Value Ptr = eval(M->getBase());
+      if (Ptr.K != Value::Kind::Pointer)
+        return std::nullopt;
+      P = *Ptr.P;
+    } else {
+      P = place(M->getBase());
+    }
+    if (P)
+      P->Path.push_back(F->getFieldIndex());
+    return P;
+  }
   if (const auto *C = dyn_cast<ImplicitCastExpr>(E))
     if (C->getCastKind() == CK_NoOp || C->getCastKind() == CK_LValueBitCast)
       return place(C->getSubExpr());
   return std::nullopt;
+}
+
+std::string Interpreter::placeName(const Place &P) const {
+  std::string Name = P.Name;
+  const Value *V = P.Root.get();
+  for (int64_t I : P.Path) {
+    if (V->K != Value::Kind::Array || I < 0 ||
+        static_cast<uint64_t>(I) >= V->Elems->size())
+      break; // a pointer to a scalar, at offset 0
+    if (V->Record) {
+      auto Field = V->Record->field_begin();
+      std::advance(Field, I);
+      Name += "_" + Field->getNameAsString();
+    } else {
+      Name += "_" + std::to_string(I);
+    }
+    V = &(*V->Elems)[I];
+  }
+  return Name;
 }
 
 Value Interpreter::load(const Place &P) const {
@@ -376,57 +593,81 @@ Value Interpreter::load(const Place &P) const {
   return *V;
 }
 
-void Interpreter::store(const Place &P, Value V) {
+bool Interpreter::store(const Place &P, Value V) {
   Value *Target = P.Root.get();
   for (int64_t I : P.Path) {
     if (Target->K != Value::Kind::Array) {
       if (I == 0 && &I == &P.Path.back())
         break;
-      return;
+      return false;
     }
     if (I < 0 || static_cast<uint64_t>(I) >= Target->Elems->size())
-      return;
+      return false;
     Target = &(*Target->Elems)[I];
   }
-  *Target = std::move(V);
+  // A struct is stored as a copy of its members, not shared with the
+  // struct it came from.
+  *Target = V.K == Value::Kind::Array ? V.copy() : std::move(V);
+  return true;
 }
 
 void Interpreter::clobber(const Expr *E, const std::string &Why,
                           SourceLocation Loc) {
-  E = E->IgnoreParenImpCasts();
+  // Down to the variable written into or through: all its values, and all
+  // that its pointers reach, may change.
+  E = E->IgnoreParenCasts();
   while (true) {
     if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
-      E = A->getBase()->IgnoreParenImpCasts();
+      E = A->getBase()->IgnoreParenCasts();
     else if (const auto *M = dyn_cast<MemberExpr>(E))
-      E = M->getBase()->IgnoreParenImpCasts();
+      E = M->getBase()->IgnoreParenCasts();
     else if (const auto *U = dyn_cast<UnaryOperator>(E);
-             U && U->getOpcode() == UO_AddrOf)
-      E = U->getSubExpr()->IgnoreParenImpCasts();
+             U && (U->getOpcode() == UO_AddrOf || U->getOpcode() == UO_Deref))
+      E = U->getSubExpr()->IgnoreParenCasts();
+    else if (const auto *B = dyn_cast<BinaryOperator>(E);
+             B && B->isAdditiveOp())
+      E = (B->getLHS()->getType()->isPointerType() ? B->getLHS()
+                                                   : B->getRHS())
+              ->IgnoreParenCasts();
     else
       break;
   }
-  if (const auto *U = dyn_cast<UnaryOperator>(E);
-      U && U->getOpcode() == UO_Deref) {
-    if (const auto *R = dyn_cast<DeclRefExpr>(
-            U->getSubExpr()->IgnoreParenImpCasts()))
-      if (const auto *D = dyn_cast<VarDecl>(R->getDecl())) {
-        Value Ptr = *slotOf(D);
-        if (Ptr.K == Value::Kind::Pointer)
-          *Ptr.P->Root = Value::unknown(Why, Loc);
-      }
+  // A string literal is not the program's to write.
+  if (isa<StringLiteral>(E))
+    return;
+  Value Unknown = Value::unknown(Why, Loc);
+  std::set<const Value *> Seen;
+  if (const auto *R = dyn_cast<DeclRefExpr>(E))
+    if (const auto *D = dyn_cast<VarDecl>(R->getDecl())) {
+      Slot S = slotOf(D);
+      Seen.insert(S.get());
+      clobberValue(*S, Unknown, Seen);
+      return;
+    }
+  // Written through a pointer ddtc does not know: any object whose
+  // address was taken.
+  for (const Slot &S : Exposed)
+    if (Seen.insert(S.get()).second)
+      clobberValue(*S, Unknown, Seen);
+}
+
+void Interpreter::clobberValue(Value &V, const Value &Unknown,
+                               std::set<const Value *> &Seen) {
+  // Arrays and structs keep their shape, so that an element assigned later
+  // is followed again.
+  if (V.K == Value::Kind::Array) {
+    for (Value &E : *V.Elems)
+      clobberValue(E, Unknown, Seen);
     return;
   }
-  const auto *R = dyn_cast<DeclRefExpr>(E);
-  if (!R)
-    return;
-  const auto *D = dyn_cast<VarDecl>(R->getDecl());
-  if (!D)
-    return;
-  Slot S = slotOf(D);
-  // A pointer variable: what it points to may be written too.
-  if (S->K == Value::Kind::Pointer)
-    *S->P->Root = Value::unknown(Why, Loc);
-  *S = Value::unknown(Why, Loc);
+  if (V.K == Value::Kind::Pointer && Seen.insert(V.P->Root.get()).second)
+    clobberValue(*V.P->Root, Unknown, Seen);
+  V = Unknown;
+}
+
+Value Interpreter::pointerTo(Place P) {
+  Exposed.insert(P.Root);
+  return Value::pointer(std::move(P));
 }
 
 //===----------------------------------------------------------------------===//
@@ -560,16 +801,37 @@ Value Interpreter::eval(const Expr *E) {
     V = Value::integer(0);
   else if (std::optional<Value> F = fold(E))
     V = *F; // sizeof, offsetof, alignof...
-  else if (isa<MemberExpr>(E))
-    V = Value::unknown("members of structs and classes are not followed "
-                       "(only their addresses, with MPI_Get_address)",
-                       E->getBeginLoc());
+  else if (isa<MemberExpr>(E)) {
+    std::optional<Place> P = place(E);
+    V = P ? load(*P)
+          : Value::unknown("'" + text(E) +
+                               "' is not a member ddtc follows (members of "
+                               "unions, of classes with bases and of objects "
+                               "it does not know are not)",
+                           E->getBeginLoc());
+  } else if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    // C++ copies a struct with its implicit copy constructor.
+    const CXXConstructorDecl *Ctor = CE->getConstructor();
+    V = Ctor->isCopyOrMoveConstructor() && Ctor->isTrivial() &&
+                CE->getNumArgs() == 1
+            ? eval(CE->getArg(0))
+            : Value::unknown("the constructor of '" +
+                                 CE->getType().getAsString() +
+                                 "' is not followed",
+                             E->getBeginLoc());
+  }
   else if (isa<FloatingLiteral>(E))
     V = Value::unknown("floating-point values are not followed",
                        E->getBeginLoc());
-  else
+  else {
+    // What it might run is not run: reported and made unknown.
+    skipUnknown(E,
+                "it is in '" + text(E) +
+                    "', an expression ddtc does not follow",
+                E->getBeginLoc());
     V = Value::unknown("'" + text(E) + "' is not an expression ddtc follows",
                        E->getBeginLoc());
+  }
   if (Macro && V.isInt())
     V.Symbol = Macro;
   return V;
@@ -581,7 +843,7 @@ Value Interpreter::evalUnary(const UnaryOperator *U) {
   case UO_AddrOf: {
     std::optional<Place> P = place(U->getSubExpr());
     if (P)
-      return Value::pointer(std::move(*P));
+      return pointerTo(std::move(*P));
     return Value::unknown("the address of '" + text(U->getSubExpr()) +
                               "' is not followed",
                           Loc);
@@ -814,7 +1076,7 @@ Value Interpreter::evalCast(const CastExpr *C) {
                                 "' is not followed",
                             C->getBeginLoc());
     P->Path.push_back(0);
-    return Value::pointer(std::move(*P));
+    return pointerTo(std::move(*P));
   }
   case CK_IntegralToBoolean: {
     Value V = eval(C->getSubExpr());
@@ -842,6 +1104,14 @@ Value Interpreter::evalDeclRef(const DeclRefExpr *R) {
   if (const auto *E = dyn_cast<EnumConstantDecl>(D))
     return Value::integer(E->getInitVal().getExtValue());
   if (const auto *V = dyn_cast<VarDecl>(D)) {
+    if (V->getType()->isReferenceType()) {
+      std::optional<Place> P = place(R);
+      return P ? load(*P)
+               : Value::unknown("what the reference '" +
+                                    V->getNameAsString() +
+                                    "' refers to is not followed",
+                                R->getBeginLoc());
+    }
     Value X = *slotOf(V);
     if (X.isUnknown() && !X.Why)
       return Value::unknown("'" + V->getNameAsString() +
@@ -853,49 +1123,143 @@ Value Interpreter::evalDeclRef(const DeclRefExpr *R) {
                         R->getBeginLoc());
 }
 
-Value Interpreter::initialValue(QualType T, const Expr *Init,
-                                SourceLocation Loc, const std::string &Name) {
-  bool Static = Stack.empty();
+const RecordDecl *Interpreter::followedRecord(QualType T) const {
+  const auto *RT = T->getAs<RecordType>();
+  if (!RT)
+    return nullptr;
+  const RecordDecl *RD = RT->getDecl()->getDefinition();
+  if (!RD || RD->isUnion())
+    return nullptr;
+  // Plain structs: a class with bases or virtual functions has a layout
+  // and behaviour ddtc does not model.
+  if (const auto *CRD = dyn_cast<CXXRecordDecl>(RD))
+    if (CRD->getNumBases() || CRD->isPolymorphic())
+      return nullptr;
+  return RD;
+}
+
+uint64_t Interpreter::valueCount(QualType T) const {
+  constexpr uint64_t Over = MaxVariableValues + 1;
+  if (const ConstantArrayType *A = AC.getAsConstantArrayType(T)) {
+    uint64_t N = A->getSize().getLimitedValue(Over);
+    uint64_t E = valueCount(A->getElementType());
+    return N && E > Over / N ? Over : std::min(Over, N * E);
+  }
+  if (const RecordDecl *RD = followedRecord(T)) {
+    uint64_t Sum = 0;
+    for (const FieldDecl *F : RD->fields())
+      Sum = std::min(Over, Sum + valueCount(F->getType()));
+    return Sum;
+  }
+  return 1;
+}
+
+Value Interpreter::blankValue(QualType T, bool Zero,
+                              const std::string &Name) const {
   if (const ConstantArrayType *A = AC.getAsConstantArrayType(T)) {
     uint64_t N = A->getSize().getZExtValue();
-    QualType Elem = A->getElementType();
-    if (N > MaxArrayElements || !(Elem->isIntegralOrEnumerationType() ||
-                                  Elem->isPointerType() || Elem->isArrayType()))
-      return Value::unknown("'" + Name + "' is not an array of integers or "
-                                         "handles of at most " +
-                                std::to_string(MaxArrayElements) +
-                                " elements",
-                            Loc);
-    const auto *List = dyn_cast_or_null<InitListExpr>(
-        Init ? Init->IgnoreImplicit() : nullptr);
     std::vector<Value> Elems;
     Elems.reserve(N);
-    for (uint64_t I = 0; I < N; ++I) {
-      const Expr *EI = nullptr;
-      if (List)
-        EI = I < List->getNumInits() ? List->getInit(I)
-                                     : List->getArrayFiller();
-      if (EI || Init || Static)
-        Elems.push_back(initialValue(Elem, EI, Loc, Name));
-      else
-        Elems.push_back(Value()); // uninitialized
-    }
+    for (uint64_t I = 0; I < N; ++I)
+      Elems.push_back(blankValue(A->getElementType(), Zero, Name));
     return Value::array(std::move(Elems));
   }
-  if (T->isArrayType())
-    return Value::unknown("'" + Name + "' is an array of variable length", Loc);
+  if (const RecordDecl *RD = followedRecord(T)) {
+    std::vector<Value> Fields;
+    for (const FieldDecl *F : RD->fields())
+      Fields.push_back(
+          blankValue(F->getType(), Zero, Name + "." + F->getNameAsString()));
+    Value V = Value::array(std::move(Fields));
+    V.Record = RD;
+    return V;
+  }
+  if (T->isRecordType() || T->isArrayType())
+    return Value::unknown("'" + Name + "' is a union, a class with bases or "
+                                       "an array of variable length, which "
+                                       "ddtc does not follow",
+                          {});
+  return Zero ? Value::integer(0) : Value();
+}
+
+Value Interpreter::initialValue(QualType T, const Expr *Init,
+                                SourceLocation Loc, const std::string &Name) {
+  if (T->isArrayType() || T->isRecordType()) {
+    if (T->isArrayType() && !AC.getAsConstantArrayType(T))
+      return Value::unknown("'" + Name + "' is an array of variable length",
+                            Loc);
+    if (T->isRecordType() && !followedRecord(T))
+      return Value::unknown("'" + Name + "' is a union or a class with bases "
+                                         "or virtual functions, which ddtc "
+                                         "does not follow",
+                            Loc);
+    if (valueCount(T) > MaxVariableValues)
+      return Value::unknown("'" + Name + "' holds more than " +
+                                std::to_string(MaxVariableValues) +
+                                " values, which ddtc does not follow one by "
+                                "one",
+                            Loc);
+  }
+  // Objects of static storage duration start as zeros.
   if (!Init)
-    return Static ? Value::integer(0) : Value();
-  if (const auto *List = dyn_cast<InitListExpr>(Init->IgnoreImplicit())) {
-    if (T->isRecordType())
-      return Value::unknown("structs and classes are not followed", Loc);
+    return blankValue(T, /*Zero=*/Stack.empty(), Name);
+  const Expr *Bare = Init->IgnoreImplicit();
+  if (isa<ImplicitValueInitExpr>(Bare))
+    return blankValue(T, /*Zero=*/true, Name);
+
+  if (const auto *List = dyn_cast<InitListExpr>(Bare)) {
+    // Clang's semantic form: one initializer per element or field, in
+    // order, with what the program leaves out filled in.
+    if (const ConstantArrayType *A = AC.getAsConstantArrayType(T)) {
+      uint64_t N = A->getSize().getZExtValue();
+      std::vector<Value> Elems;
+      Elems.reserve(N);
+      for (uint64_t I = 0; I < N; ++I) {
+        const Expr *EI = I < List->getNumInits() ? List->getInit(I)
+                                                 : List->getArrayFiller();
+        Elems.push_back(EI ? initialValue(A->getElementType(), EI, Loc, Name)
+                           : blankValue(A->getElementType(), true, Name));
+      }
+      return Value::array(std::move(Elems));
+    }
+    if (const RecordDecl *RD = followedRecord(T)) {
+      std::vector<Value> Fields;
+      unsigned I = 0;
+      for (const FieldDecl *F : RD->fields()) {
+        std::string FieldName = Name + "." + F->getNameAsString();
+        const Expr *FI = I < List->getNumInits() ? List->getInit(I) : nullptr;
+        Fields.push_back(FI ? initialValue(F->getType(), FI, Loc, FieldName)
+                            : blankValue(F->getType(), true, FieldName));
+        ++I;
+      }
+      Value V = Value::array(std::move(Fields));
+      V.Record = RD;
+      return V;
+    }
     return List->getNumInits() ? initialValue(T, List->getInit(0), Loc, Name)
                                : Value::integer(0);
   }
-  if (isa<ImplicitValueInitExpr>(Init))
-    return Value::integer(0);
-  if (T->isRecordType())
-    return Value::unknown("structs and classes are not followed", Loc);
+  if (T->isArrayType())
+    return Value::unknown("'" + Name + "' is initialized in a way ddtc does "
+                                       "not follow",
+                          Loc);
+  if (T->isRecordType()) {
+    // A copy of another struct, or what a call returns.
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(Bare)) {
+      const CXXConstructorDecl *Ctor = CE->getConstructor();
+      if (Ctor->isDefaultConstructor() && Ctor->isTrivial())
+        return blankValue(T, /*Zero=*/CE->requiresZeroInitialization() ||
+                                 Stack.empty(),
+                          Name);
+    }
+    Value V = eval(Init);
+    if (V.K == Value::Kind::Array && V.Record)
+      return V.copy();
+    return V.isUnknown() ? V
+                         : Value::unknown("'" + Name + "' is initialized in "
+                                                       "a way ddtc does not "
+                                                       "follow",
+                                          Loc);
+  }
   return truncate(eval(Init), T);
 }
 
@@ -905,6 +1269,19 @@ Value Interpreter::initialValue(QualType T, const Expr *Init,
 
 Value Interpreter::evalCall(const CallExpr *C) {
   ++Out.Executions[C];
+  // C++ assigns a struct with its implicit assignment operator.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C))
+    if (const auto *M = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+        M && Op->getOperator() == OO_Equal && M->isTrivial() &&
+        (M->isCopyAssignmentOperator() || M->isMoveAssignmentOperator())) {
+      Value V = eval(Op->getArg(1));
+      if (std::optional<Place> P = place(Op->getArg(0)))
+        store(*P, V);
+      else
+        clobber(Op->getArg(0), "'" + text(Op->getArg(0)) + "' is not followed",
+                Op->getBeginLoc());
+      return V;
+    }
   const FunctionDecl *Callee = C->getDirectCallee();
   StringRef Name = Callee && Callee->getIdentifier() ? Callee->getName() : "";
   if (Name.startswith("MPI_") || Name.startswith("PMPI_"))
@@ -923,10 +1300,18 @@ Value Interpreter::evalCall(const CallExpr *C) {
   std::string Why = "it is written by '" +
                     (Name.empty() ? text(C->getCallee()) : Name.str()) +
                     "' at run time";
-  for (const Expr *A : C->arguments()) {
-    QualType PT = A->getType();
-    if (PT->isPointerType() && !PT->getPointeeType().isConstQualified())
-      clobber(A, Why, C->getBeginLoc());
+  for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+    QualType PT = C->getArg(I)->getType();
+    if (!PT->isPointerType() || PT->getPointeeType().isConstQualified())
+      continue;
+    if (Args[I].K == Value::Kind::Pointer) {
+      // Exactly what it points into.
+      std::set<const Value *> Seen{Args[I].P->Root.get()};
+      clobberValue(*Args[I].P->Root, Value::unknown(Why, C->getBeginLoc()),
+                   Seen);
+    } else {
+      clobber(C->getArg(I), Why, C->getBeginLoc());
+    }
   }
   return Value::unknown("'" + (Name.empty() ? std::string("the call")
                                             : Name.str()) +
@@ -934,10 +1319,28 @@ Value Interpreter::evalCall(const CallExpr *C) {
                         C->getBeginLoc());
 }
 
+Value Interpreter::bindReference(const Expr *Init, const std::string &Name) {
+  if (!Init)
+    return Value::unknown("the reference '" + Name + "' is not bound",
+                          SourceLocation());
+  if (std::optional<Place> P = place(Init->IgnoreImplicit()))
+    return pointerTo(std::move(*P));
+  // Bound to a temporary (a `const T &` parameter given a value).
+  return pointerTo(
+      Place{std::make_shared<Value>(eval(Init).copy()), {}, Name});
+}
+
 Value Interpreter::callFunction(const CallExpr *C, const FunctionDecl *F) {
   std::vector<Value> Args;
-  for (const Expr *A : C->arguments())
-    Args.push_back(eval(A));
+  for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+    const Expr *A = C->getArg(I);
+    if (I < F->getNumParams() &&
+        F->getParamDecl(I)->getType()->isReferenceType())
+      Args.push_back(
+          bindReference(A, F->getParamDecl(I)->getNameAsString()));
+    else
+      Args.push_back(eval(A));
+  }
   useHandles(Args);
   if (Stack.size() >= MaxCallDepth) {
     for (const Expr *A : C->arguments())
@@ -955,11 +1358,22 @@ Value Interpreter::callFunction(const CallExpr *C, const FunctionDecl *F) {
                                  C->getBeginLoc())};
   for (unsigned I = 0; I < F->getNumParams() && I < Args.size(); ++I)
     NF.Vars[F->getParamDecl(I)] = std::make_shared<Value>(
-        truncate(Args[I], F->getParamDecl(I)->getType()));
+        truncate(Args[I], F->getParamDecl(I)->getType()).copy());
   Stack.push_back(std::move(NF));
-  exec(F->getBody());
+  Entered.insert(F->getCanonicalDecl());
+  Flow Ended = exec(F->getBody());
   Value Result = std::move(Stack.back().Result);
+  SourceLocation Early = Stack.back().MayHaveReturned;
   Stack.pop_back();
+  if (Ended == Flow::Abandon)
+    return Value::unknown("'" + F->getNameAsString() +
+                              "' has a goto ddtc does not follow",
+                          JumpLoc);
+  if (Early.isValid())
+    return Value::unknown("'" + F->getNameAsString() +
+                              "' may return at " + position(Early).str() +
+                              ", where ddtc does not know the condition",
+                          Early);
   return Result;
 }
 

@@ -21,6 +21,7 @@
 #include "clang/AST/Stmt.h"
 
 #include <map>
+#include <set>
 #include <unordered_map>
 
 namespace ddtc {
@@ -44,6 +45,10 @@ struct UnitResults {
   std::map<const clang::CallExpr *, unsigned> Executions;
   /// Constructor calls found in the unit (whether run or not).
   unsigned ConstructorCalls = 0;
+  /// Constructor calls reported as left out without running.
+  std::set<const clang::CallExpr *> Reported;
+  /// The step budget ran out (and said so) in some entry function.
+  bool Stopped = false;
 };
 
 class Interpreter {
@@ -53,17 +58,27 @@ public:
   /// Runs F with unknown parameters.
   void runEntry(const clang::FunctionDecl *F);
 
+  /// Warns at each of Calls that neither ran nor was reported: nothing is
+  /// left out silently.
+  void reportUnreached(const std::vector<const clang::CallExpr *> &Calls);
+
   /// A warning at Loc.
   void warn(clang::SourceLocation Loc, std::string Message);
   void note(clang::SourceLocation Loc, std::string Message);
   SourcePosition position(clang::SourceLocation Loc) const;
 
 private:
-  enum class Flow { Next, Break, Continue, Return, Stop };
+  /// How a statement ends. MayJump and Abandon come from statements
+  /// passed over that might have left: a break or continue (the loop may
+  /// have ended), a goto (anything may follow); ordered by how much of
+  /// what follows they make uncertain.
+  enum class Flow { Next, Break, Continue, Return, Stop, MayJump, Abandon };
   struct Frame {
     const clang::FunctionDecl *F;
     std::unordered_map<const clang::VarDecl *, Slot> Vars;
     Value Result;
+    /// A return among statements passed over: the result is not known.
+    clang::SourceLocation MayHaveReturned = {};
   };
 
   // Statements.
@@ -76,6 +91,9 @@ private:
   /// calls are reported as left out.
   void skipUnknown(const clang::Stmt *S, const std::string &Why,
                    clang::SourceLocation WhyLoc);
+  /// Where control could leave S, passed over: Next, MayJump or Abandon
+  /// (with JumpLoc), and the frame marked if S could return.
+  Flow jumpFlow(const clang::Stmt *S);
   bool step(clang::SourceLocation Loc);
 
   // Expressions.
@@ -86,23 +104,48 @@ private:
   Value evalDeclRef(const clang::DeclRefExpr *R);
   Value evalCall(const clang::CallExpr *C);
   Value callFunction(const clang::CallExpr *C, const clang::FunctionDecl *F);
+  /// What a C++ reference bound to Init holds: a pointer to it (or to a
+  /// temporary holding its value).
+  Value bindReference(const clang::Expr *Init, const std::string &Name);
   Value initialValue(clang::QualType T, const clang::Expr *Init,
                      clang::SourceLocation Loc, const std::string &Name);
+  /// An object of type T not (or zero-) initialized: arrays and structs
+  /// get their shape, so that their elements and members can be assigned.
+  Value blankValue(clang::QualType T, bool Zero,
+                   const std::string &Name) const;
+  /// The struct T is, if ddtc follows its members (not a union, not a
+  /// class with bases or virtual functions).
+  const clang::RecordDecl *followedRecord(clang::QualType T) const;
+  /// The scalar values an object of type T holds, saturated just above
+  /// MaxVariableValues.
+  uint64_t valueCount(clang::QualType T) const;
+  /// The name of what P designates: `faces_2`, `t_block`.
+  std::string placeName(const Place &P) const;
   /// The value of E as clang's constant evaluator folds it, if it does.
   std::optional<Value> fold(const clang::Expr *E);
   /// An MPI predefined datatype or constant E is exactly the expansion of.
   const char *mpiMacro(const clang::Expr *E) const;
   Value truncate(Value V, clang::QualType T) const;
   std::string text(const clang::Expr *E) const;
+  /// The handle a constructor call builds into, as written.
+  std::string intoText(const clang::CallExpr *C) const;
 
   // Storage.
   Slot slotOf(const clang::VarDecl *D);
   std::optional<Place> place(const clang::Expr *E);
   Value load(const Place &P) const;
-  void store(const Place &P, Value V);
-  /// Makes the variable E names (or points into) unknown.
+  /// False when P is not storage ddtc follows (outside an array, into an
+  /// unknown value).
+  bool store(const Place &P, Value V);
+  /// Makes the variable E writes (into or through), and all its pointers
+  /// reach, unknown.
   void clobber(const clang::Expr *E, const std::string &Why,
                clang::SourceLocation Loc);
+  void clobberValue(Value &V, const Value &Unknown,
+                    std::set<const Value *> &Seen);
+  /// A pointer to P exists: a write through an unknown pointer may reach
+  /// it.
+  Value pointerTo(Place P);
 
   // MPI (MPICalls.cpp).
   std::optional<Value> evalMPICall(const clang::CallExpr *C,
@@ -122,7 +165,13 @@ private:
   UnitResults &Out;
   std::vector<Frame> Stack;
   std::unordered_map<const clang::VarDecl *, Slot> Globals;
+  /// The variables some pointer points into.
+  std::set<Slot> Exposed;
+  /// The functions run (as entries or called), over all entries.
+  std::set<const clang::FunctionDecl *> Entered;
   uint64_t Steps = 0;
+  /// Where the latest MayJump or Abandon comes from.
+  clang::SourceLocation JumpLoc;
 };
 
 /// The budget of statements and expressions per entry function: a loop
@@ -130,8 +179,9 @@ private:
 constexpr uint64_t MaxInterpreterSteps = 20'000'000;
 /// Calls nested deeper are not followed (recursion).
 constexpr unsigned MaxCallDepth = 32;
-/// Arrays with more elements are not followed element by element.
-constexpr uint64_t MaxArrayElements = uint64_t(1) << 22;
+/// Variables (arrays, structs, arrays of structs) holding more scalar
+/// values are not followed value by value.
+constexpr uint64_t MaxVariableValues = uint64_t(1) << 22;
 
 } // namespace ddtc::source
 

@@ -76,24 +76,27 @@ Value Interpreter::predefinedHandle(const char *Name) {
   return Value::handle(std::move(H));
 }
 
+namespace {
+/// The handles V holds (in arrays and structs too) are used.
+void markUsed(const Value &V) {
+  if (V.K == Value::Kind::Handle && V.H->Ctor)
+    ++V.H->OtherUses;
+  else if (V.K == Value::Kind::Array)
+    for (const Value &E : *V.Elems)
+      markUsed(E);
+}
+} // namespace
+
 void Interpreter::useHandles(const std::vector<Value> &Args) {
   for (const Value &A : Args) {
-    if (A.K == Value::Kind::Handle && A.H->Ctor) {
-      ++A.H->OtherUses;
+    if (A.K == Value::Kind::Handle || A.K == Value::Kind::Array) {
+      markUsed(A);
     } else if (A.K == Value::Kind::Pointer) {
       // A pointer to a handle, or into an array of them: all may be read.
       Place Whole = *A.P;
       if (!Whole.Path.empty())
         Whole.Path.pop_back();
-      Value Target = load(Whole);
-      auto Mark = [](const Value &V) {
-        if (V.K == Value::Kind::Handle && V.H->Ctor)
-          ++V.H->OtherUses;
-      };
-      Mark(Target);
-      if (Target.K == Value::Kind::Array)
-        for (const Value &E : *Target.Elems)
-          Mark(E);
+      markUsed(load(Whole));
     }
   }
 }
@@ -193,18 +196,25 @@ std::optional<Value> Interpreter::evalMPICall(const CallExpr *C,
 
   if (Name == "MPI_Type_commit" && N == 1) {
     Value P = eval(Arg(0));
-    if (P.K == Value::Kind::Pointer) {
-      Value H = load(*P.P);
-      if (H.K == Value::Kind::Handle && H.H->Ctor && !H.H->Commit) {
+    std::string Into = intoText(C);
+    Value H = P.K == Value::Kind::Pointer ? load(*P.P) : P;
+    if (H.K == Value::Kind::Handle) {
+      // A handle whose construction was left out has had its warning.
+      if (H.H->Ctor && !H.H->Commit) {
         H.H->Commit = C;
-        // faces[2] is "faces_2"; a pointer to a scalar has a path of {0}.
-        std::string Name = P.P->Name;
-        if (P.P->Root->K == Value::Kind::Array)
-          for (int64_t I : P.P->Path)
-            Name += "_" + std::to_string(I);
+        // faces[2] is "faces_2", t.block "t_block".
         if (H.H->T)
-          Out.Commits.push_back({Name, H.H});
+          Out.Commits.push_back({placeName(*P.P), H.H});
       }
+    } else {
+      // Nothing is left out silently: the handle was overwritten by code
+      // ddtc does not follow, or lives where it does not look.
+      std::string Why = H.Why ? H.Why->Text
+                              : "it does not hold a type ddtc followed";
+      warn(C->getBeginLoc(),
+           "the type committed in '" + Into + "' is left out: " + Why);
+      if (H.Why && H.Why->Loc.isValid())
+        note(H.Why->Loc, "made unknown here");
     }
     return Value::integer(0);
   }
@@ -292,9 +302,7 @@ Value Interpreter::construct(const CallExpr *C, StringRef Name) {
                               " arguments",
                           C->getBeginLoc());
   const Expr *NewArg = C->getArg(N - 1);
-  std::string Into = text(NewArg);
-  if (!Into.empty() && Into[0] == '&')
-    Into.erase(0, 1);
+  std::string Into = intoText(C);
 
   auto H = std::make_shared<Handle>();
   H->Ctor = C;
@@ -449,9 +457,9 @@ Value Interpreter::construct(const CallExpr *C, StringRef Name) {
   }
 
   Value Target = eval(NewArg);
-  if (Target.K == Value::Kind::Pointer)
-    store(*Target.P, Value::handle(H));
-  else if (H->T)
+  bool Stored =
+      Target.K == Value::Kind::Pointer && store(*Target.P, Value::handle(H));
+  if (!Stored && H->T)
     warn(NewArg->getBeginLoc(),
          "the type built into '" + Into +
              "' is left out: ddtc does not follow where it is stored");

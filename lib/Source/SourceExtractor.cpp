@@ -69,13 +69,13 @@ public:
     Called.insert(F->getCanonicalDecl());
     if (F->getIdentifier() && lookupConstructorCall(F->getName()) &&
         SM.isInMainFile(SM.getExpansionLoc(C->getBeginLoc())))
-      ++ConstructorCalls;
+      ConstructorCalls.push_back(C);
     return true;
   }
 
   std::vector<const FunctionDecl *> Definitions;
   std::unordered_set<const FunctionDecl *> Called;
-  unsigned ConstructorCalls = 0;
+  std::vector<const CallExpr *> ConstructorCalls;
 
 private:
   SourceManager &SM;
@@ -379,11 +379,12 @@ public:
     FunctionCollector Functions(AC.getSourceManager());
     Functions.TraverseDecl(AC.getTranslationUnitDecl());
     UnitResults Unit;
-    Unit.ConstructorCalls = Functions.ConstructorCalls;
+    Unit.ConstructorCalls = Functions.ConstructorCalls.size();
     source::Interpreter Interp(AC, Ctx, Unit);
     for (const FunctionDecl *F : Functions.Definitions)
       if (!Functions.Called.count(F->getCanonicalDecl()))
         Interp.runEntry(F);
+    Interp.reportUnreached(Functions.ConstructorCalls);
     UnitCollector Collector(AC, Unit);
     for (const source::Commit &C : Unit.Commits)
       Result.Types.push_back(Collector.collect(C));
@@ -448,6 +449,28 @@ void makeNamesUnique(std::vector<ExtractedType> &Types) {
   }
 }
 
+/// A helper called several times with the same unknown argument warns
+/// once: a warning (with its notes) identical to an earlier one is
+/// dropped.
+void dropRepeatedDiagnostics(std::vector<SourceDiagnostic> &Diags) {
+  std::set<std::string> Seen;
+  std::vector<SourceDiagnostic> Kept;
+  for (size_t I = 0; I < Diags.size();) {
+    size_t End = I + 1;
+    while (End < Diags.size() &&
+           Diags[End].Kind == SourceDiagnostic::Level::Note)
+      ++End;
+    std::string Key;
+    for (size_t J = I; J < End; ++J)
+      Key += Diags[J].Where.str() + '\0' + Diags[J].Message + '\0';
+    if (Seen.insert(Key).second)
+      for (size_t J = I; J < End; ++J)
+        Kept.push_back(std::move(Diags[J]));
+    I = End;
+  }
+  Diags = std::move(Kept);
+}
+
 SourceDiagnostic errorAt(const std::string &File, std::string Message) {
   return {SourceDiagnostic::Level::Error, {File, 0, 0}, std::move(Message)};
 }
@@ -497,6 +520,7 @@ ExtractResult extractTypes(TypeContext &Ctx, const ExtractOptions &Options) {
   ExtractActionFactory Factory(Ctx, Result);
   if (Tool.run(&Factory) != 0)
     Result.Failed = true;
+  dropRepeatedDiagnostics(Result.Diagnostics);
   makeNamesUnique(Result.Types);
   return Result;
 }

@@ -54,7 +54,10 @@ struct Value {
   const clang::ValueDecl *Object = nullptr;
   bool Pointee = false;
   std::shared_ptr<source::Handle> H;
+  /// Array: the elements, or with Record the fields of a struct in
+  /// declaration order.
   std::shared_ptr<std::vector<Value>> Elems;
+  const clang::RecordDecl *Record = nullptr;
   std::shared_ptr<Place> P;
   std::shared_ptr<const Reason> Why;
 
@@ -93,6 +96,19 @@ struct Value {
   }
   static Value pointer(Place P);
 
+  /// The value with arrays and structs copied, not shared: what an
+  /// assignment, an initialization or a by-value argument stores.
+  Value copy() const {
+    Value V = *this;
+    if (K == Kind::Array) {
+      V.Elems = std::make_shared<std::vector<Value>>();
+      V.Elems->reserve(Elems->size());
+      for (const Value &E : *Elems)
+        V.Elems->push_back(E.copy());
+    }
+    return V;
+  }
+
   bool isInt() const { return K == Kind::Int; }
   bool isUnknown() const { return K == Kind::Unknown; }
 };
@@ -101,7 +117,8 @@ struct Value {
 /// through a pointer parameter reach the caller's variable.
 using Slot = std::shared_ptr<Value>;
 
-/// An lvalue: a variable, or an element of a (nested) array variable.
+/// An lvalue: a variable, or an element or member of one (a path of array
+/// indices and field numbers).
 struct Place {
   Slot Root;
   std::vector<int64_t> Path;
