@@ -555,6 +555,15 @@ Expected<TypeLayout> computeLayout(TypeKind K, std::span<const int64_t> Ints,
   }
   if (!L)
     return L;
+  // MPI_Aint holds the extent and the true extent too, not only the bounds
+  // (two displacements of opposite signs can be 2^63 apart).
+  if ((CheckedInt(L->Ub) - L->Lb).overflowed() ||
+      (CheckedInt(L->TrueUb) - L->TrueLb).overflowed())
+    return makeError(std::string("field '") +
+                     (K == TypeKind::Vector || K == TypeKind::HVector ? "stride"
+                      : Spec.NumLists ? "displacements"
+                                      : "count") +
+                     "': the type's extent (ub - lb) overflows 64 bits");
 
   if (!L->Identity && K != TypeKind::Predefined)
     L->Identity = reducedIdentity(K, Ints, Operands,

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <unordered_set>
+#include <vector>
 
 namespace ddtc {
 
@@ -164,6 +166,21 @@ const Type *Type::getOldType() const {
 
 int64_t VectorType::getByteStride() const {
   return isByteStride() ? getStride() : getStride() * getOldType()->extent();
+}
+
+uint64_t distinctDescriptionSize(const Type *T) {
+  std::unordered_set<const Type *> Seen{T};
+  std::vector<const Type *> Work{T};
+  uint64_t Size = 0;
+  while (!Work.empty()) {
+    const Type *X = Work.back();
+    Work.pop_back();
+    Size += 1 + X->getInts().size() + X->getOperands().size();
+    for (const Type *Op : X->getOperands())
+      if (Seen.insert(Op).second)
+        Work.push_back(Op);
+  }
+  return Size;
 }
 
 } // namespace ddtc

@@ -261,8 +261,7 @@ Expected<const Type *> PlanBuilder::buildTiled(const Plan &P, int64_t Shift,
 
 const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
                                    bool KeepBounds) {
-  std::optional<std::vector<Block>> Blocks =
-      flatten(T, Count, Options.MaxFlatBlocks);
+  std::optional<std::vector<Block>> Blocks = flatten(T, Count, flatBudget(T));
   if (!Blocks || Blocks->empty())
     return nullptr;
   recon::PlannerLimits Limits{Options.DPBlocks, Options.StructWindow};
@@ -296,6 +295,15 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
   }
   return Best;
 }
+uint64_t Reconstructor::flatBudget(const Type *T) const {
+  uint64_t PerInput;
+  if (__builtin_mul_overflow(distinctDescriptionSize(T),
+                             Options.FlatBlocksPerInt, &PerInput))
+    PerInput = UINT64_MAX;
+  return std::min(Options.MaxFlatBlocks,
+                  std::max(Options.MinFlatBlocks, PerInput));
+}
+
 const Type *Reconstructor::rebuildOperands(const Type *T) {
   return Ctx.mapOperands(T, [this](const Type *Op) { return reconstruct(Op); });
 }
@@ -324,7 +332,7 @@ Expected<const Type *> Reconstructor::reconstructMessage(const Type *T,
   const Type *R = rebuild(T, Count, /*KeepBounds=*/false);
   if (!R)
     return makeError("the message has more than " +
-                     std::to_string(Options.MaxFlatBlocks) +
+                     std::to_string(flatBudget(T)) +
                      " blocks; too large to reconstruct");
   return Canon.canonicalize(R);
 }

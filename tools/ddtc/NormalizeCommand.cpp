@@ -67,9 +67,9 @@ Error describeMessages(Module &M, uint64_t Count, bool Verify) {
       Expected<const Type *> Whole = Ctx.getContiguous(int64_t(Count), NT.T);
       if (!Whole)
         return InType(Whole.takeError());
-      EquivalenceResult R = checkEquivalent(*Whole, *Message, 1,
-                                            /*CheckBounds=*/false,
-                                            PassManager::VerifyRuns);
+      EquivalenceResult R =
+          checkEquivalent(*Whole, *Message, 1, /*CheckBounds=*/false,
+                          PassManager::verifyRuns(*Whole, *Message));
       if (!R.Equivalent)
         return InType(makeError("internal error: message form differs: " +
                                 R.Difference));
@@ -109,12 +109,12 @@ int runNormalize(const NormalizeOptions &Options) {
     reportError(Options.InputPath + ": " + E.message());
     return ExitBadInput;
   }
-  for (const std::string &Name : PM.getPartiallyVerified())
+  for (const PassManager::PartialCheck &C : PM.getPartiallyVerified())
     std::fprintf(stderr,
                  "note: type '%s': typemap too long to verify run by run; "
                  "its first %llu runs were compared, the rest by size, "
                  "bounds and contiguous blocks\n",
-                 Name.c_str(), (unsigned long long)PassManager::VerifyRuns);
+                 C.Name.c_str(), (unsigned long long)C.Runs);
   if (Options.Count) {
     if (Error E = describeMessages(M, *Options.Count, Options.Verify)) {
       reportError(Options.InputPath + ": " + E.message());

@@ -70,6 +70,14 @@ TEST(TypeContextTest, OverflowIsADiagnostic) {
   const Type *Big = ok(Ctx.getContiguous(INT64_MAX / 16, Double));
   EXPECT_NE(err(Ctx.getVector(3, 1, 2, Big)), "");
   EXPECT_NE(err(Ctx.getResized(INT64_MAX, 2, Double)), "");
+  // Bounds that fit, an extent that does not: every kind checks ub - lb.
+  const Type *Byte = Ctx.getPredefined(PredefinedId::Byte);
+  const std::vector<int64_t> Far = {-5000000000000000000, 5000000000000000000};
+  EXPECT_EQ(err(Ctx.getHIndexedBlock(1, Far, Byte)),
+            "field 'displacements': the type's extent (ub - lb) overflows "
+            "64 bits");
+  EXPECT_EQ(err(Ctx.getHVector(2, 1, INT64_MIN + 1, Byte)),
+            "field 'stride': the type's extent (ub - lb) overflows 64 bits");
 }
 
 TEST(TypeContextTest, TrillionEntriesAreMeasuredSymbolically) {

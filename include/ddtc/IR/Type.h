@@ -377,6 +377,12 @@ private:
   using Type::Type;
 };
 
+/// The size of T's description as written: one per node plus its integers
+/// and operands, a node that several operands share counted once. What
+/// the work on T may grow with (a DAG of 50 nodes can describe 2^50
+/// blocks).
+uint64_t distinctDescriptionSize(const Type *T);
+
 } // namespace ddtc
 
 #endif // DDTC_IR_TYPE_H

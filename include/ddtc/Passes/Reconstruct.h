@@ -25,8 +25,14 @@
 namespace ddtc {
 
 struct ReconstructOptions {
-  /// Typemaps with more blocks are rewritten through their operands.
+  /// Typemaps with more blocks are rewritten through their operands ...
   uint64_t MaxFlatBlocks = uint64_t(1) << 22;
+  /// ... and so are those with more than FlatBlocksPerInt blocks for each
+  /// integer of their description (distinctDescriptionSize), beyond
+  /// MinFlatBlocks: rebuilding takes time in proportion to the input, not
+  /// to the typemap it describes.
+  uint64_t FlatBlocksPerInt = 64;
+  uint64_t MinFlatBlocks = uint64_t(1) << 17;
   /// Block sequences up to this length get the exact dynamic program.
   size_t DPBlocks = 2048;
   /// Longest segment a struct node spans inside the dynamic program.
@@ -42,6 +48,9 @@ public:
   /// canonicalized, and never costlier than T. T itself when nothing
   /// cheaper was found.
   const Type *reconstruct(const Type *T);
+
+  /// The most blocks T is flattened into to be rebuilt.
+  uint64_t flatBudget(const Type *T) const;
 
   /// The cheapest description found of the typemap of Count consecutive
   /// instances of T, as one type to be sent with count 1 (GL1). Its bounds
