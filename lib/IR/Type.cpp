@@ -165,7 +165,14 @@ const Type *Type::getOldType() const {
 }
 
 int64_t VectorType::getByteStride() const {
-  return isByteStride() ? getStride() : getStride() * getOldType()->extent();
+  if (isByteStride())
+    return getStride();
+  // One block or none, or no data: the stride places nothing, and
+  // stride * extent need not fit 64 bits (the layout never computes it;
+  // found by fuzz-normalize).
+  if (getCount() <= 1 || size() == 0)
+    return 0;
+  return getStride() * getOldType()->extent();
 }
 
 uint64_t distinctDescriptionSize(const Type *T) {

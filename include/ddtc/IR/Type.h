@@ -262,7 +262,8 @@ public:
   int64_t getBlockLength() const { return getScalar(1); }
   int64_t getStride() const { return getScalar(2); }
   bool isByteStride() const { return getKind() == TypeKind::HVector; }
-  /// Stride in bytes (checked at creation not to overflow).
+  /// Stride in bytes (checked at creation not to overflow where there are
+  /// two blocks or more; 0 for one block or no data, whatever the stride).
   int64_t getByteStride() const;
   static bool classof(const Type *T) {
     return T->getKind() == TypeKind::Vector ||
