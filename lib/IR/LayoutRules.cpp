@@ -51,6 +51,7 @@ public:
     }
     return V.value();
   }
+  bool failed() const { return Blame != nullptr; }
   Error error() const {
     if (!Blame)
       return Error::success();
@@ -343,7 +344,9 @@ Expected<TypeLayout> layoutIndexed(std::span<const int64_t> BlockLengths,
     L.Lb = First ? B.Lb : std::min(L.Lb, B.Lb);
     L.Ub = First ? B.Ub : std::max(L.Ub, B.Ub);
     First = false;
-    if (Len != 0)
+    // Once a size or bound has overflowed, so may the blocks' lengths (the
+    // type is rejected below; found by fuzz-pack-plan).
+    if (Len != 0 && !G.failed())
       L.Blocks = concatBlocks(
           L.Blocks,
           shiftBlocks(repeatBlocks(O.Blocks, toCount(Len), O.extent()), Disp));
@@ -410,9 +413,10 @@ Expected<TypeLayout> layoutStruct(std::span<const int64_t> BlockLengths,
     L.TrueLb = First ? TrueLb : std::min(L.TrueLb, TrueLb);
     L.TrueUb = First ? TrueUb : std::max(L.TrueUb, TrueUb);
     First = false;
-    L.Blocks = concatBlocks(
-        L.Blocks,
-        shiftBlocks(repeatBlocks(O.Blocks, toCount(Len), O.extent()), Disp));
+    if (!G.failed())
+      L.Blocks = concatBlocks(
+          L.Blocks,
+          shiftBlocks(repeatBlocks(O.Blocks, toCount(Len), O.extent()), Disp));
     Uniform.add(O);
   }
   // Pad the extent to the alignment; C's remainder, as in Yaksa.

@@ -76,6 +76,11 @@ TEST(TypeContextTest, OverflowIsADiagnostic) {
   EXPECT_EQ(err(Ctx.getHIndexedBlock(1, Far, Byte)),
             "field 'displacements': the type's extent (ub - lb) overflows "
             "64 bits");
+  // Two adjacent blocks whose lengths add up beyond 2^63: rejected, and
+  // the blocks are not merged first (UB found by fuzz-pack-plan).
+  const std::vector<int64_t> Halves = {int64_t(1) << 62, int64_t(1) << 62};
+  const std::vector<int64_t> Adjacent = {0, int64_t(1) << 62};
+  EXPECT_NE(err(Ctx.getHIndexed(Halves, Adjacent, Byte)), "");
   EXPECT_EQ(err(Ctx.getHVector(2, 1, INT64_MIN + 1, Byte)),
             "field 'stride': the type's extent (ub - lb) overflows 64 bits");
 }

@@ -1,0 +1,32 @@
+#!/bin/sh
+# The fuzz campaign (docs/testing.md): every fuzz target of a -DDDTC_FUZZ=ON
+# build run for SECONDS (default 1200) one after the other, from the seed
+# corpus of test/Fuzz/corpus into OUT_DIR/corpus/TARGET (kept between runs:
+# a second campaign goes on from the first). Crashes, leaks and timeouts are
+# written to OUT_DIR/TARGET-* by libFuzzer; the summary gives executions,
+# executions per second and the coverage (edges) each target reached.
+#
+#   test/Fuzz/campaign.sh FUZZ_BUILD_DIR OUT_DIR [SECONDS]
+set -eu
+[ $# -ge 2 ] || { echo "usage: campaign.sh FUZZ_BUILD_DIR OUT_DIR [SECONDS]" >&2; exit 2; }
+build=$(cd "$1" && pwd)
+mkdir -p "$2"
+out=$(cd "$2" && pwd)
+seconds=${3:-1200}
+here=$(cd "$(dirname "$0")" && pwd)
+for target in fuzz-format-reader fuzz-text-parser fuzz-normalize fuzz-pack-plan; do
+  bin="$build/test/Fuzz/$target"
+  [ -x "$bin" ] || { echo "campaign.sh: $bin: not built" >&2; exit 2; }
+  mkdir -p "$out/corpus/$target"
+  log="$out/$target.log"
+  "$bin" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 \
+    -print_final_stats=1 -artifact_prefix="$out/$target-" \
+    "$out/corpus/$target" "$here/corpus/$target" > "$log" 2>&1 || true
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
+  found=$(ls "$out/$target"-* 2>/dev/null | wc -l)
+  echo "$target: ${seconds} s, ${runs:-0} executions, ${rate:-0}/s, $cov edges, $found crashes/timeouts"
+done | tee "$out/summary"
+# Every target ran to its time limit with nothing found.
+[ "$(grep -c ' 0 crashes' "$out/summary")" -eq 4 ]
