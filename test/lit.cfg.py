@@ -7,12 +7,32 @@ import lit.formats
 config.name = "ddtc"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".json", ".ddt", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+# test/Fuzz runs through check-fuzz (a -DDDTC_FUZZ=ON build); its corpus
+# holds seed inputs, not tests.
+config.excludes = ["Inputs", "Fuzz", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.ddtc_obj_root, "test")
 
 config.environment["PATH"] = os.pathsep.join(
     [config.ddtc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+
+# A -DDDTC_SANITIZE build (docs/testing.md): a report fails the test. Leaks
+# are not reported (MPICH and Clang keep their allocations for the life of
+# the process), and the preloaded libraries, instrumented, need the
+# sanitizer runtimes loaded before them in programs that are not.
+sanitizer_preload = ""
+if config.sanitize:
+    import subprocess
+    config.available_features.add("sanitize")
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    runtimes = []
+    for name in ("libasan.so", "libubsan.so"):
+        path = subprocess.run([config.cxx_compiler, "-print-file-name=" + name],
+                              capture_output=True, text=True).stdout.strip()
+        if os.path.isabs(path):
+            runtimes.append(path)
+    sanitizer_preload = ":".join(runtimes) + ":" if runtimes else ""
 
 # %ddtc-oracle before %ddtc: lit substitutes in order, and the longer name
 # must win.
@@ -25,8 +45,8 @@ if config.have_mpi:
 if config.have_mpi:
     # The trace library (lib/Runtime) and the helper of its tests
     # (test/Runtime/trace-check.cpp).
-    config.substitutions.append(("%ddtc-trace-lib", config.ddtc_trace_lib))
-    config.substitutions.append(("%ddtc-rt-lib", config.ddtc_rt_lib))
+    config.substitutions.append(("%ddtc-trace-lib", sanitizer_preload + config.ddtc_trace_lib))
+    config.substitutions.append(("%ddtc-rt-lib", sanitizer_preload + config.ddtc_rt_lib))
     config.substitutions.append(("%rt-exchange", os.path.join(config.ddtc_runtime_test_dir, "rt-exchange")))
     config.substitutions.append(("%trace-check", os.path.join(config.ddtc_runtime_test_dir, "trace-check")))
     # The example applications (examples/, built with MPI).
