@@ -195,6 +195,11 @@ Expected<const Type *> Reader::readTypeObject(const Json &J,
         return error(FieldPath, "has " + std::to_string(V.size()) +
                                     " entries but '" + ListName + "' has " +
                                     std::to_string(*ListLength));
+      if (V.size() > MaxListLength)
+        return error(FieldPath, "has " + std::to_string(V.size()) +
+                                    " entries, more than the " +
+                                    std::to_string(MaxListLength) +
+                                    " ddtc reads");
       ListLength = V.size();
       ListName = F.Name;
       for (size_t I = 0; I < V.size(); ++I) {
@@ -279,6 +284,10 @@ Error Reader::readTop(const Json &Doc) {
     auto InType = [&Name](Error E) {
       return std::move(E.addContext("type '" + Name + "'"));
     };
+    if (Name.size() > MaxNameLength)
+      return error(Where + ".name", "longer than " +
+                                        std::to_string(MaxNameLength) +
+                                        " characters");
     if (!isIdentifier(Name))
       return InType(error("name", "'" + Name + "' is not a C identifier"));
     if (lookupPredefined(Name))
@@ -336,6 +345,10 @@ Error readDescriptionFile(const std::string &Path, Module &M) {
     return makeError(Path + ": " + std::strerror(errno));
   if (S_ISDIR(St.st_mode))
     return makeError(Path + ": is a directory, expected a description file");
+  if (static_cast<uint64_t>(St.st_size) > MaxInputBytes)
+    return makeError(Path + ": " + std::to_string(St.st_size) +
+                     " bytes, more than the " +
+                     std::to_string(MaxInputBytes >> 20) + " MiB ddtc reads");
   std::ifstream In(Path, std::ios::binary);
   if (!In)
     return makeError(Path + ": " + std::strerror(errno));
@@ -357,6 +370,12 @@ Error readAnyDescriptionFile(const std::string &Path, Module &M) {
     if (Error E = readDescriptionFile(Path, M))
       return E;
   } else {
+    struct stat St;
+    if (::stat(Path.c_str(), &St) == 0 &&
+        static_cast<uint64_t>(St.st_size) > MaxInputBytes)
+      return makeError(Path + ": " + std::to_string(St.st_size) +
+                       " bytes, more than the " +
+                       std::to_string(MaxInputBytes >> 20) + " MiB ddtc reads");
     std::ifstream In(Path, std::ios::binary);
     if (!In)
       return makeError(Path + ": " + std::strerror(errno));

@@ -37,6 +37,9 @@ private:
     std::string_view Name = word();
     if (Name.empty())
       return error("expected a type name");
+    if (Name.size() > MaxNameLength)
+      return error("type name longer than " + std::to_string(MaxNameLength) +
+                   " characters");
     if (M.lookup(Name) || lookupPredefined(Name))
       return error("type '" + std::string(Name) + "' is already defined");
     if (Error E = expect('='))
@@ -101,12 +104,14 @@ private:
         if (Error E = expect('['))
           return E;
         skipSpace();
-        bool FirstElem = true;
+        size_t Entries = 0;
         while (peek() != ']') {
-          if (!FirstElem)
+          if (Entries)
             if (Error E = expect(','))
               return E;
-          FirstElem = false;
+          if (++Entries > MaxListLength)
+            return error("field '" + std::string(F.Name) + "' has more than " +
+                         std::to_string(MaxListLength) + " entries");
           if (F.Shape == FieldShape::List) {
             Expected<int64_t> V = parseValue(F.Value);
             if (!V)

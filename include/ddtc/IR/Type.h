@@ -54,6 +54,14 @@ constexpr int64_t DefaultDarg = -1;
 /// Deepest nesting of constructors accepted. Real types are a few levels
 /// deep; the limit keeps every recursive algorithm on the stack bounded.
 constexpr unsigned MaxTypeDepth = 1024;
+/// Input limits of the readers (format v1, textual IR), each an error
+/// naming the file and the field (docs/testing.md): what a description
+/// file can make ddtc allocate is bounded before it is allocated.
+constexpr uint64_t MaxInputBytes = uint64_t(256) << 20;
+/// Entries of one argument list (displacements, blocklengths, types...).
+constexpr size_t MaxListLength = size_t(1) << 24;
+/// Characters of a type's name (it becomes part of C identifiers).
+constexpr size_t MaxNameLength = 255;
 
 //===----------------------------------------------------------------------===//
 // Field table
