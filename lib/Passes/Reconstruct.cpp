@@ -62,6 +62,12 @@ private:
   Expected<std::vector<int64_t>> displacements(size_t Origin, size_t From,
                                                size_t To, int64_t Shift) const;
   Expected<const Type *> place(Expected<const Type *> T, int64_t Shift);
+  /// C, the type of plan Chunk, with the extent the planners give copies
+  /// of a chunk that sit back to back: the span of its blocks. A pair type
+  /// rebuilt as a struct pads its extent to its alignment (MPI_DOUBLE_INT:
+  /// 12 bytes of data, extent 16), which would space the copies apart.
+  Expected<const Type *> withSpanExtent(Expected<const Type *> C,
+                                        const Plan &Chunk);
   Expected<const Type *> repeat(uint64_t Reps, uint64_t BlockLen,
                                 int64_t Stride, const Type *Child);
 
@@ -99,6 +105,28 @@ Expected<const Type *> PlanBuilder::place(Expected<const Type *> T,
     return T;
   int64_t D[] = {Shift};
   return Ctx.getHIndexedBlock(1, D, *T);
+}
+
+Expected<const Type *> PlanBuilder::withSpanExtent(Expected<const Type *> C,
+                                                   const Plan &Chunk) {
+  if (!C)
+    return C;
+  int64_t Min = INT64_MAX, Max = INT64_MIN;
+  for (size_t T = Chunk.Begin; T < Chunk.End; ++T) {
+    int64_t End;
+    if (__builtin_mul_overflow(B[T].Count, recon::elementSize(B[T].Basic),
+                               &End) ||
+        __builtin_add_overflow(End, B[T].Offset, &End))
+      return overflow();
+    Min = std::min(Min, B[T].Offset);
+    Max = std::max(Max, End);
+  }
+  int64_t Span;
+  if (__builtin_sub_overflow(Max, Min, &Span))
+    return overflow();
+  if ((*C)->extent() == Span)
+    return C;
+  return Ctx.getResized((*C)->lb(), Span, *C);
 }
 
 Expected<const Type *> PlanBuilder::repeat(uint64_t Reps, uint64_t BlockLen,
@@ -141,6 +169,10 @@ Expected<const Type *> PlanBuilder::build(const Plan &P, int64_t Shift) {
     const Plan &Child = P.Children.front();
     bool Absorb = Child.isShiftable();
     Expected<const Type *> C = build(Child, Absorb ? Shift : 0);
+    // Copies back to back (a blocklength, a contiguous run) are one span
+    // apart.
+    if (P.Kind != PlanKind::Repeat)
+      C = withSpanExtent(std::move(C), Child);
     if (!C)
       return C;
     Expected<const Type *> R =
@@ -155,6 +187,8 @@ Expected<const Type *> PlanBuilder::build(const Plan &P, int64_t Shift) {
 
   case PlanKind::IndexChunk: {
     Expected<const Type *> C = build(P.Children.front(), 0);
+    if (P.BlockLen > 1)
+      C = withSpanExtent(std::move(C), P.Children.front());
     if (!C)
       return C;
     std::vector<int64_t> D;
@@ -174,7 +208,8 @@ Expected<const Type *> PlanBuilder::build(const Plan &P, int64_t Shift) {
   case PlanKind::IndexedChunk: {
     // Group the copies into runs that sit back to back at the chunk's
     // extent: one entry (count, displacement) per run.
-    Expected<const Type *> C = build(P.Children.front(), 0);
+    Expected<const Type *> C =
+        withSpanExtent(build(P.Children.front(), 0), P.Children.front());
     if (!C)
       return C;
     int64_t Ext = (*C)->extent();
