@@ -142,8 +142,9 @@ struct Handle {
   std::shared_ptr<const Reason> Why;
   /// The constructor call, null for a predefined type.
   const clang::CallExpr *Ctor = nullptr;
-  /// Built in a function interpreted as an entry point, not in a callee
-  /// that received its arguments (rewriting would bake them in).
+  /// Built in a function interpreted as an entry point or without
+  /// parameters, not in a callee that received its arguments (rewriting
+  /// would bake them in).
   bool InEntryFunction = false;
   std::vector<std::shared_ptr<Handle>> Operands;
   /// Handles built from this one.
