@@ -24,9 +24,11 @@ for target in fuzz-format-reader fuzz-text-parser fuzz-normalize fuzz-pack-plan;
     "$out/corpus/$target" "$here/corpus/$target" > "$log" 2>&1 || true
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
-  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
   found=$(ls "$out/$target"-* 2>/dev/null | wc -l)
-  echo "$target: ${seconds} s, ${runs:-0} executions, ${rate:-0}/s, $cov edges, $found crashes/timeouts"
+  # The time it ran: all of it, or until the first crash.
+  took=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1 s/p' "$log")
+  echo "$target: ${took:-stopped by a crash}, ${runs:-0} executions, ${rate:-0}/s, ${cov:-0} edges, $found crashes/timeouts"
 done | tee "$out/summary"
 # Every target ran to its time limit with nothing found.
 [ "$(grep -c ' 0 crashes' "$out/summary")" -eq 4 ]
