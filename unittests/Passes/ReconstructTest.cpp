@@ -123,35 +123,29 @@ TEST(ReconstructTest, MessageFormDescribesCountInstances) {
 
 } // namespace
 
-// Found by fuzz-normalize: a vector of one block may have any stride, and
+// Found by fuzz-normalize: a vector whose stride places nothing -- one
+// block, or copies of a type with no data -- may have any stride, and
 // stride * extent overflowed where the passes asked for the byte stride.
-TEST(ReconstructTest, OneBlockVectorWithAHugeStride) {
+TEST(ReconstructTest, VectorsWhoseStridePlacesNothing) {
   TypeContext Ctx;
   const Type *Double = Ctx.getPredefined(PredefinedId::Double);
-  Expected<const Type *> Wide = Ctx.getResized(0, -12287747, Double);
-  ASSERT_TRUE(bool(Wide));
-  Expected<const Type *> V = Ctx.getVector(1, 2, 833385441020328087, *Wide);
-  ASSERT_TRUE(bool(V));
-  EXPECT_EQ(cast<VectorType>(*V)->getByteStride(), 0);
-  Normalizer N(Ctx);
-  const Type *Normal = N.normalize(*V);
-  EXPECT_TRUE(checkEquivalent(*V, Normal).Equivalent) << printType(Normal);
-  EXPECT_FALSE((*V)->isCheaperThan(Normal));
-}
-
-// Found by fuzz-normalize too: a vector of a type with no data is
-// zero-length whatever its stride, which the layout never multiplies.
-TEST(ReconstructTest, EmptyVectorWithAHugeStride) {
-  TypeContext Ctx;
   const Type *Int = Ctx.getPredefined(PredefinedId::Int);
   Expected<const Type *> None = Ctx.getContiguous(0, Int);
   ASSERT_TRUE(bool(None));
-  Expected<const Type *> Wide = Ctx.getResized(0, 7, *None);
-  ASSERT_TRUE(bool(Wide));
-  Expected<const Type *> V = Ctx.getVector(3, 1, 4996731269832478842, *Wide);
-  ASSERT_TRUE(bool(V));
-  EXPECT_EQ(cast<VectorType>(*V)->getByteStride(), 0);
-  Normalizer N(Ctx);
-  const Type *Normal = N.normalize(*V);
-  EXPECT_TRUE(checkEquivalent(*V, Normal).Equivalent) << printType(Normal);
+  struct Case {
+    int64_t Count, Lb, Extent, Stride;
+    const Type *Old;
+  } Cases[] = {{1, 0, -12287747, 833385441020328087, Double},
+               {3, 0, 7, 4996731269832478842, *None}};
+  for (const Case &C : Cases) {
+    Expected<const Type *> Wide = Ctx.getResized(C.Lb, C.Extent, C.Old);
+    ASSERT_TRUE(bool(Wide));
+    Expected<const Type *> V = Ctx.getVector(C.Count, 2, C.Stride, *Wide);
+    ASSERT_TRUE(bool(V));
+    EXPECT_EQ(cast<VectorType>(*V)->getByteStride(), 0);
+    Normalizer N(Ctx);
+    const Type *Normal = N.normalize(*V);
+    EXPECT_TRUE(checkEquivalent(*V, Normal).Equivalent) << printType(Normal);
+    EXPECT_FALSE((*V)->isCheaperThan(Normal));
+  }
 }
