@@ -4,7 +4,8 @@
 # corpus of test/Fuzz/corpus into OUT_DIR/corpus/TARGET (kept between runs:
 # a second campaign goes on from the first). Crashes, leaks and timeouts are
 # written to OUT_DIR/TARGET-* by libFuzzer; the summary gives executions,
-# executions per second and the coverage (edges) each target reached.
+# executions per second, the coverage (edges) each target reached, its
+# failures and its slow inputs (over 10 s, kept to look at).
 #
 #   test/Fuzz/campaign.sh FUZZ_BUILD_DIR OUT_DIR [SECONDS]
 set -eu
@@ -25,10 +26,14 @@ for target in fuzz-format-reader fuzz-text-parser fuzz-normalize fuzz-pack-plan;
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
-  found=$(ls "$out/$target"-* 2>/dev/null | wc -l)
+  # Failures: crashes, leaks, timeouts, out-of-memory; slow units (over
+  # 10 s) are only reported.
+  found=$(ls "$out/$target"-crash-* "$out/$target"-leak-* \
+    "$out/$target"-timeout-* "$out/$target"-oom-* 2>/dev/null | wc -l)
+  slow=$(ls "$out/$target"-slow-unit-* 2>/dev/null | wc -l)
   # The time it ran: all of it, or until the first crash.
   took=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1 s/p' "$log")
-  echo "$target: ${took:-stopped by a crash}, ${runs:-0} executions, ${rate:-0}/s, ${cov:-0} edges, $found crashes/timeouts"
+  echo "$target: ${took:-stopped by a crash}, ${runs:-0} executions, ${rate:-0}/s, ${cov:-0} edges, $found crashes/timeouts, $slow slow units"
 done | tee "$out/summary"
 # Every target ran to its time limit with nothing found.
-[ "$(grep -c ' 0 crashes' "$out/summary")" -eq 4 ]
+[ "$(grep -c ' 0 crashes/timeouts' "$out/summary")" -eq 4 ]
