@@ -21,6 +21,16 @@ void reportError(const std::string &Message) {
 }
 } // namespace ddtc
 
+#ifdef DDTC_HAVE_SOURCE
+/// The sources and the -p of extract and rewrite (compiler flags come
+/// after `--`, split off before CLI11 parses).
+static void addSourceOptions(CLI::App *Cmd, ddtc::ExtractOptions &Source) {
+  Cmd->add_option("SOURCE", Source.Sources, "C/C++ sources")->required();
+  Cmd->add_option("-p", Source.BuildDir,
+                  "build directory holding compile_commands.json");
+}
+#endif
+
 int main(int argc, char **argv) {
   using namespace ddtc;
   CLI::App App{"ddtc: a compiler for MPI derived datatypes"};
@@ -119,10 +129,7 @@ int main(int argc, char **argv) {
   CLI::App *ExtractCmd = App.add_subcommand(
       "extract", "read the MPI_Type_* calls of C/C++ sources into a "
                  "description file (compiler flags after --)");
-  ExtractCmd->add_option("SOURCE", Extract.Source.Sources, "C/C++ sources")
-      ->required();
-  ExtractCmd->add_option("-p", Extract.Source.BuildDir,
-                         "build directory holding compile_commands.json");
+  addSourceOptions(ExtractCmd, Extract.Source);
   ExtractCmd->add_option("-o", Extract.OutputPath,
                          "output description (default: stdout)");
 
@@ -130,10 +137,7 @@ int main(int argc, char **argv) {
   CLI::App *RewriteCmd = App.add_subcommand(
       "rewrite", "rewrite the MPI type constructor calls of C/C++ sources "
                  "into the form MPI packs fastest (compiler flags after --)");
-  RewriteCmd->add_option("SOURCE", Rewrite.Source.Sources, "C/C++ sources")
-      ->required();
-  RewriteCmd->add_option("-p", Rewrite.Source.BuildDir,
-                         "build directory holding compile_commands.json");
+  addSourceOptions(RewriteCmd, Rewrite.Source);
   RewriteCmd->add_flag("-i", Rewrite.InPlace,
                        "edit the sources in place (default: print them)");
   RewriteCmd->add_option("--export-fixes", Rewrite.ExportFixes,
