@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "LargeStack.h"
 
 #include "ddtc/Passes/PassRegistry.h"
 
@@ -31,7 +32,7 @@ static void addSourceOptions(CLI::App *Cmd, ddtc::ExtractOptions &Source) {
 }
 #endif
 
-int main(int argc, char **argv) {
+static int runDriver(int argc, char **argv) {
   using namespace ddtc;
   CLI::App App{"ddtc: a compiler for MPI derived datatypes"};
   App.require_subcommand(1);
@@ -245,4 +246,8 @@ int main(int argc, char **argv) {
   if (EmitCmd->parsed())
     return runEmit(Emit);
   return ExitUsage;
+}
+
+int main(int argc, char **argv) {
+  return ddtc::runOnLargeStack(runDriver, argc, argv);
 }
