@@ -18,7 +18,9 @@ using namespace ddtc;
 
 namespace {
 
-/// The substituted requests among Requests[0, N), by index.
+/// The substituted requests among Requests[0, N), by index, claimed for
+/// this call; the claims of those the call does not complete are given
+/// back at the end of it.
 struct Snapshot {
   std::vector<MPI_Request> Handles;
   std::vector<std::optional<Pending>> States;
@@ -30,18 +32,28 @@ struct Snapshot {
       return;
     Handles.assign(Requests, Requests + N);
     States.resize(N);
-    std::vector<uint64_t> Taken;
     for (int I = 0; I < N; ++I) {
-      States[I] = P.find(Requests[I], Taken);
-      if (States[I])
-        Taken.push_back(States[I]->Serial);
+      States[I] = P.claim(Requests[I]);
       Any |= States[I].has_value();
     }
   }
-  /// Finishes request I if it is substituted; Rc is the call's result.
+  Snapshot(const Snapshot &) = delete;
+  Snapshot &operator=(const Snapshot &) = delete;
+  ~Snapshot() {
+    for (size_t I = 0; I < States.size(); ++I)
+      if (States[I])
+        runtime().Requests.unclaim(Handles[I], States[I]->Serial);
+  }
+
+  /// Finishes request I if it is substituted; Rc is its error. A request
+  /// MPI reports as still pending (MPI_ERR_PENDING: MPI_Waitall or
+  /// MPI_Testall stopped at another request's error) stays claimable.
   void finish(int I, const MPI_Status &Status, int Rc) {
-    if (I >= 0 && I < static_cast<int>(States.size()) && States[I])
-      runtime().Requests.finish(Handles[I], *States[I], Status, Rc);
+    if (I < 0 || I >= static_cast<int>(States.size()) || !States[I] ||
+        Rc == MPI_ERR_PENDING)
+      return;
+    runtime().Requests.finish(Handles[I], *States[I], Status, Rc);
+    States[I].reset();
   }
 };
 
@@ -186,7 +198,7 @@ DDTC_EXPORT int MPI_Testsome(int incount, MPI_Request array_of_requests[],
 
 DDTC_EXPORT int MPI_Request_free(MPI_Request *request) {
   PendingRequests &P = runtime().Requests;
-  std::optional<Pending> State = P.find(*request);
+  std::optional<Pending> State = P.claim(*request);
   if (!State)
     return PMPI_Request_free(request);
   // MPI keeps the operation going; the runtime keeps the request, to free

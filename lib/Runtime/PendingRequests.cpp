@@ -4,28 +4,41 @@
 #include "BufferPool.h"
 #include "Packing.h"
 
-#include <algorithm>
-
 namespace ddtc {
 
 void PendingRequests::add(MPI_Request R, Pending P) {
   std::lock_guard<std::mutex> G(Lock);
   P.Serial = NextSerial++;
-  Table.emplace(R, std::move(P));
+  Table.emplace(R, Entry{std::move(P)});
   Size.store(Table.size() + Orphans.size(), std::memory_order_relaxed);
 }
 
-std::optional<Pending>
-PendingRequests::find(MPI_Request R, std::span<const uint64_t> Taken) const {
+std::optional<Pending> PendingRequests::claim(MPI_Request R) {
   if (empty() || R == MPI_REQUEST_NULL)
     return std::nullopt;
   std::lock_guard<std::mutex> G(Lock);
   auto [First, Last] = Table.equal_range(R);
   for (auto It = First; It != Last; ++It)
-    if (std::find(Taken.begin(), Taken.end(), It->second.Serial) ==
-        Taken.end())
-      return It->second;
+    if (!It->second.Claimed) {
+      It->second.Claimed = true;
+      return It->second.P;
+    }
   return std::nullopt;
+}
+
+PendingRequests::Entry *PendingRequests::lookup(MPI_Request R,
+                                                uint64_t Serial) {
+  auto [First, Last] = Table.equal_range(R);
+  for (auto It = First; It != Last; ++It)
+    if (It->second.P.Serial == Serial)
+      return &It->second;
+  return nullptr;
+}
+
+void PendingRequests::unclaim(MPI_Request R, uint64_t Serial) {
+  std::lock_guard<std::mutex> G(Lock);
+  if (Entry *E = lookup(R, Serial))
+    E->Claimed = false;
 }
 
 void PendingRequests::complete(const Pending &P, const MPI_Status &Status,
@@ -47,7 +60,7 @@ void PendingRequests::complete(const Pending &P, const MPI_Status &Status,
 bool PendingRequests::take(MPI_Request R, uint64_t Serial) {
   auto [First, Last] = Table.equal_range(R);
   for (auto It = First; It != Last; ++It)
-    if (It->second.Serial == Serial) {
+    if (It->second.P.Serial == Serial) {
       Table.erase(It);
       Size.store(Table.size() + Orphans.size(), std::memory_order_relaxed);
       return true;
@@ -59,7 +72,6 @@ void PendingRequests::finish(MPI_Request R, const Pending &P,
                              const MPI_Status &Status, int Rc) {
   {
     std::lock_guard<std::mutex> G(Lock);
-    // Whoever removes the entry completes it, once.
     if (!take(R, P.Serial))
       return;
   }

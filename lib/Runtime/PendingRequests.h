@@ -38,21 +38,27 @@ struct Pending {
   /// of a completed request at once, possibly for another thread's call,
   /// and MPICH returns one shared handle for every send that completed at
   /// once (its "lightweight" requests). Entries are told apart by serial,
-  /// and each is completed exactly once, by whoever removes it.
+  /// and each is completed exactly once, by the call that claimed it.
   uint64_t Serial = 0;
 };
 
 class PendingRequests {
 public:
   void add(MPI_Request R, Pending P);
-  /// The state of R, if it is a substituted request (a copy: it stays in
-  /// the table until finish()), other than the entries of serials in Taken
-  /// (one call may list a shared handle several times).
-  std::optional<Pending> find(MPI_Request R,
-                              std::span<const uint64_t> Taken = {}) const;
-  /// Completes a substituted request whose MPI request finished with
-  /// Status (Rc its return code): unpacks a receive, frees the buffer --
-  /// unless another thread completed this entry already.
+  /// Claims R for the calling thread's completion call: the state of R (a
+  /// copy; the entry stays in the table until finish()) if it is a
+  /// substituted request not claimed by another call. The claim is what
+  /// makes a handle name one call: a thread that completed a request in
+  /// MPI but has not finished it yet still holds the entry while MPI gives
+  /// the handle to another thread's new request; and of the entries of an
+  /// MPICH shared handle, each caller gets one of its own.
+  std::optional<Pending> claim(MPI_Request R);
+  /// Gives back the claim of an entry whose request did not complete
+  /// (MPI_Test* with flag false, the requests MPI_Waitany did not pick).
+  void unclaim(MPI_Request R, uint64_t Serial);
+  /// Completes a claimed request whose MPI request finished with Status
+  /// (Rc its return code): unpacks a receive, frees the buffer, and drops
+  /// the entry.
   void finish(MPI_Request R, const Pending &P, const MPI_Status &Status,
               int Rc);
   /// Nothing pending at all: the completion wrappers go straight to MPI.
@@ -61,7 +67,7 @@ public:
   /// is lost).
   size_t size() const { return Size.load(std::memory_order_relaxed); }
 
-  /// MPI_Request_free of a substituted request.
+  /// MPI_Request_free of a claimed request.
   void orphan(MPI_Request R, Pending P);
   /// Tests the orphans and finishes those that completed (Wait: waits for
   /// every one, at MPI_Finalize).
@@ -73,11 +79,17 @@ public:
 
 private:
   static void complete(const Pending &P, const MPI_Status &Status, int Rc);
+  struct Entry {
+    Pending P;
+    bool Claimed = false;
+  };
+  /// The entry of R with Serial, or null. Lock held.
+  Entry *lookup(MPI_Request R, uint64_t Serial);
   /// Removes the entry of R with Serial; false if it is gone. Lock held.
   bool take(MPI_Request R, uint64_t Serial);
 
   mutable std::mutex Lock;
-  std::unordered_multimap<MPI_Request, Pending> Table;
+  std::unordered_multimap<MPI_Request, Entry> Table;
   std::vector<std::pair<MPI_Request, Pending>> Orphans;
   std::atomic<size_t> Size{0};
   uint64_t NextSerial = 1;
