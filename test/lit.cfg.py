@@ -45,6 +45,9 @@ if config.have_mpi:
 if config.have_mpi:
     # The trace library (lib/Runtime) and the helper of its tests
     # (test/Runtime/trace-check.cpp).
+    # Before the installed libraries' paths (rt-halo.test): empty unless
+    # sanitized.
+    config.substitutions.append(("%sanitizer-preload", sanitizer_preload))
     config.substitutions.append(("%ddtc-trace-lib", sanitizer_preload + config.ddtc_trace_lib))
     config.substitutions.append(("%ddtc-rt-lib", sanitizer_preload + config.ddtc_rt_lib))
     config.substitutions.append(("%rt-exchange", os.path.join(config.ddtc_runtime_test_dir, "rt-exchange")))

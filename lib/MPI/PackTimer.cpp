@@ -2,6 +2,7 @@
 #include "ddtc/MPI/PackTimer.h"
 
 #include "ddtc/MPI/MPISupport.h"
+#include "ddtc/Support/Address.h"
 
 #include <algorithm>
 #include <climits>
@@ -61,7 +62,7 @@ std::optional<PackTimes> timePackUnpack(MPI_Datatype T, int Count,
   MPI_Count Hi = std::max<MPI_Count>(TrueLb + TrueExtent,
                                      TrueLb + TrueExtent + (Count - 1) * Extent);
   std::vector<char> Typed(size_t(Hi - Lo) + 64, 1), Out(size_t(Packed) + 64);
-  char *Base = Typed.data() - Lo;
+  char *Base = displaceAddress(Typed.data(), -Lo);
 
   int Position = 0;
   auto Pack = [&] {

@@ -59,6 +59,7 @@
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"
+#include "ddtc/Support/Address.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include "ddtc/MPI/PredefinedHandles.h"
@@ -179,9 +180,7 @@ struct TypedBuffer {
   /// It may lie outside the allocation (lb > 0, negative displacements);
   /// only the typemap's bytes are ever accessed through it.
   uint8_t *base() {
-    return reinterpret_cast<uint8_t *>(
-        reinterpret_cast<uintptr_t>(Bytes.data()) + Guard -
-        static_cast<uintptr_t>(Lo));
+    return displaceAddress(Bytes.data(), static_cast<int64_t>(Guard) - Lo);
   }
   size_t index(int64_t Offset) const {
     return static_cast<size_t>(Offset - Lo) + Guard;

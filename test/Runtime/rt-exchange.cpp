@@ -41,6 +41,7 @@
 #include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/TypeBuilder.h"
+#include "ddtc/Support/Address.h"
 
 #include <mpi.h>
 
@@ -86,7 +87,7 @@ public:
                          Ignore[static_cast<size_t>(Typed - Lo)] = true;
                        });
   }
-  void *base() { return Bytes.data() - Lo; }
+  void *base() { return displaceAddress(Bytes.data(), -Lo); }
   /// FNV-1a over every byte of the allocation but the ignored ones.
   std::string digest() const {
     uint64_t H = 0xcbf29ce484222325ull;

@@ -43,6 +43,7 @@
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/MPI/MPISupport.h"
 #include "ddtc/MPI/TypeBuilder.h"
+#include "ddtc/Support/Address.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include <nlohmann/json.hpp>
@@ -94,7 +95,7 @@ uint64_t packHash(MPI_Datatype H, int Count) {
     In[I] = static_cast<unsigned char>(I * 131 + 7);
   std::vector<unsigned char> Out(static_cast<size_t>(Size * Count) + 1);
   MPI_Count Position = 0;
-  MPI_Pack_c(In.data() - Lo, Count, H, Out.data(),
+  MPI_Pack_c(displaceAddress(In.data(), -Lo), Count, H, Out.data(),
              static_cast<MPI_Count>(Out.size()), &Position, MPI_COMM_WORLD);
   return fnv(Out.data(), static_cast<size_t>(Position));
 }

@@ -4,6 +4,7 @@
 
 #include "ddtc/IR/Predefined.h"
 #include "ddtc/IR/TypemapWalker.h"
+#include "ddtc/Support/Address.h"
 
 #include <algorithm>
 #include <climits>
@@ -102,8 +103,7 @@ Buffer::Buffer(int64_t Lo, int64_t Hi) {
     throw std::bad_alloc();
   // The base may lie outside the allocation (a type whose data starts far
   // from byte 0); MPI and the kernels only add the typemap's offsets to it.
-  Base = reinterpret_cast<uint8_t *>(reinterpret_cast<uintptr_t>(Mem.get()) -
-                                     static_cast<uintptr_t>(Start));
+  Base = displaceAddress(Mem.get(), -Start);
 }
 
 void Buffer::fill(uint64_t Salt) {

@@ -8,7 +8,7 @@
  * MPI_Bcast; rank 1 prints a digest of what it received.
  *
  * Usage: rt-bottom PAD [GAP] -- PAD KiB are allocated first, to move the
- * arrays; with GAP, the two arrays are allocated apart, GAP bytes between
+ * arrays; with GAP, the two arrays are placed apart, GAP bytes between
  * them, so that their distance changes from run to run too.
  *
  *===----------------------------------------------------------------------===*/
@@ -35,13 +35,16 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   size_t pad = (size_t)(argc > 1 ? atoi(argv[1]) : 0) * 1024 + 16 * rank;
   char *junk = malloc(pad + 1);
-  /* One allocation: the two arrays keep their distance in every run;
-     unless GAP is given. */
+  /* Without GAP the two arrays are one array. With GAP they are placed
+     GAP bytes apart in one allocation, rather than allocated one after the
+     other: how far apart malloc puts two blocks is the allocator's choice
+     (AddressSanitizer's puts blocks of one size class side by side
+     whatever is allocated between them). */
   int apart = argc > 2;
   size_t bytes = BOFFSET + NB * sizeof(int);
-  unsigned char *base = malloc(bytes);
-  char *gap = apart ? malloc((size_t)atoi(argv[2]) + 1) : NULL;
-  unsigned char *bbase = apart ? malloc(bytes) : base;
+  size_t gap = apart ? (size_t)atoi(argv[2]) / 16 * 16 : 0;
+  unsigned char *base = malloc(apart ? 2 * bytes + gap : bytes);
+  unsigned char *bbase = apart ? base + bytes + gap : base;
   double *a = (double *)base;
   int *b = (int *)(bbase + BOFFSET);
 
@@ -88,9 +91,6 @@ int main(int argc, char **argv) {
              (unsigned long long)digest(bbase, bytes));
   }
   MPI_Type_free(&t);
-  if (apart)
-    free(bbase);
-  free(gap);
   free(base);
   free(junk);
   MPI_Finalize();
