@@ -7,9 +7,8 @@ import lit.formats
 config.name = "ddtc"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".json", ".ddt", ".test"]
-# test/Fuzz runs through check-fuzz (a -DDDTC_FUZZ=ON build); its corpus
-# holds seed inputs, not tests.
-config.excludes = ["Inputs", "Fuzz", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+# test/Fuzz/corpus holds fuzzer inputs (some .json), not tests.
+config.excludes = ["Inputs", "corpus", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.ddtc_obj_root, "test")
 
@@ -33,6 +32,9 @@ if config.sanitize:
         if os.path.isabs(path):
             runtimes.append(path)
     sanitizer_preload = ":".join(runtimes) + ":" if runtimes else ""
+
+# The fuzz targets (test/Fuzz), which corpora.test runs on their corpora.
+config.substitutions.append(("%fuzz-bin", os.path.join(config.ddtc_obj_root, "test", "Fuzz")))
 
 # %ddtc-oracle before %ddtc: lit substitutes in order, and the longer name
 # must win.

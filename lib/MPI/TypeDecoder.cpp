@@ -132,6 +132,16 @@ Expected<Contents> readContents(MPI_Datatype H) {
     return mpiError(DDTC_MPI_COUNT_NAME(MPI_Type_get_envelope), Rc);
   if (C.Combiner == MPI_COMBINER_NAMED)
     return C;
+  // The longest contents are a struct's (a count, and three arrays of
+  // count elements) and a darray's (four arrays of ndims and four ints);
+  // arrays longer than the IR admits are refused before they are allocated.
+  for (MPI_Count N : Sizes)
+    if (N < 0 || static_cast<uint64_t>(N) > 4 * MaxListLength + 4)
+      return makeError(std::string(getCombinerName(C.Combiner)) + ": " +
+                       DDTC_MPI_COUNT_NAME(MPI_Type_get_envelope) +
+                       " returned an array of " + std::to_string(N) +
+                       " arguments; ddtc reads lists of at most " +
+                       std::to_string(MaxListLength) + " elements");
   C.Ints.resize(static_cast<size_t>(Sizes[0]));
   C.Addresses.resize(static_cast<size_t>(Sizes[1]));
   C.Counts.resize(static_cast<size_t>(Sizes[2]));
@@ -310,33 +320,36 @@ Expected<const Type *> buildNode(TypeContext &Ctx, int Combiner, ArgReader &A,
 Expected<const Type *> TypeDecoder::decode(MPI_Datatype H) {
   if (auto It = Cache.find(H); It != Cache.end())
     return It->second;
-  Memo Local;
-  Expected<const Type *> T = decodeAt(H, 0, Local);
+  CallState Call;
+  Expected<const Type *> T = decodeAt(H, 0, Call);
   if (T)
     Cache[H] = *T;
   return T;
 }
 
 Expected<const Type *> TypeDecoder::decodeAt(MPI_Datatype H, unsigned Depth,
-                                             Memo &Local) {
+                                             CallState &Call) {
   if (std::optional<PredefinedId> Id = lookupPredefinedHandle(Predefined, H))
     return Ctx.getPredefined(*Id);
   if (auto It = Cache.find(H); It != Cache.end())
     return It->second;
-  if (auto It = Local.find(H); It != Local.end())
+  if (auto It = Call.Done.find(H); It != Call.Done.end())
     return It->second;
   if (Depth > MaxTypeDepth)
     return makeError("types nested more than " +
                      std::to_string(MaxTypeDepth) + " levels deep");
-  Expected<const Type *> T = decodeDerived(H, Depth, Local);
+  if (!Call.Open.insert(H).second)
+    return makeError("a type is among its own operands");
+  Expected<const Type *> T = decodeDerived(H, Depth, Call);
+  Call.Open.erase(H);
   if (T)
-    Local[H] = *T;
+    Call.Done[H] = *T;
   return T;
 }
 
 Expected<const Type *> TypeDecoder::decodeDerived(MPI_Datatype H,
                                                   unsigned Depth,
-                                                  Memo &Local) {
+                                                  CallState &Call) {
   Expected<Contents> C = readContents(H);
   if (!C)
     return C.takeError();
@@ -358,7 +371,7 @@ Expected<const Type *> TypeDecoder::decodeDerived(MPI_Datatype H,
 
   std::vector<const Type *> Ops;
   for (MPI_Datatype Op : C->Types) {
-    Expected<const Type *> T = decodeAt(Op, Depth + 1, Local);
+    Expected<const Type *> T = decodeAt(Op, Depth + 1, Call);
     if (!T)
       return T;
     Ops.push_back(*T);

@@ -23,6 +23,7 @@
 
 #include <span>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace ddtc {
@@ -49,9 +50,17 @@ public:
 
 private:
   using Memo = std::unordered_map<MPI_Datatype, const Type *>;
-  Expected<const Type *> decodeAt(MPI_Datatype H, unsigned Depth, Memo &Local);
+  /// One decode() call: the operands decoded, and the handles being
+  /// decoded (a handle among its own operands is refused, not followed
+  /// 1024 levels deep; a library can only answer so when corrupted).
+  struct CallState {
+    Memo Done;
+    std::unordered_set<MPI_Datatype> Open;
+  };
+  Expected<const Type *> decodeAt(MPI_Datatype H, unsigned Depth,
+                                  CallState &Call);
   Expected<const Type *> decodeDerived(MPI_Datatype H, unsigned Depth,
-                                       Memo &Local);
+                                       CallState &Call);
 
   TypeContext &Ctx;
   std::span<const MPI_Datatype> Predefined;
