@@ -12,17 +12,14 @@
 //===----------------------------------------------------------------------===//
 #include "ddtc/IR/BlockSummary.h"
 
+#include "ddtc/Support/CheckedInt.h"
+
 #include <algorithm>
 #include <cassert>
 
 namespace ddtc {
 
 namespace {
-
-int64_t wrapAdd(int64_t A, int64_t B) {
-  return static_cast<int64_t>(static_cast<uint64_t>(A) +
-                              static_cast<uint64_t>(B));
-}
 
 /// One piece of a summary: a single block, or statistics of several.
 struct Piece {
@@ -88,8 +85,8 @@ BlockSummary shiftBlocks(const BlockSummary &A, int64_t Delta) {
   if (A.Count == 0)
     return A; // unused fields stay zero, so that summaries compare by value
   BlockSummary R = A;
-  R.First.Offset = wrapAdd(R.First.Offset, Delta);
-  R.Last.Offset = wrapAdd(R.Last.Offset, Delta);
+  R.First.Offset = wrappingAdd(R.First.Offset, Delta);
+  R.Last.Offset = wrappingAdd(R.Last.Offset, Delta);
   return R;
 }
 
@@ -102,12 +99,12 @@ BlockSummary repeatBlocks(const BlockSummary &A, uint64_t Count,
   while (Count) {
     if (Count & 1) {
       Result = concatBlocks(Result, shiftBlocks(Power, Offset));
-      Offset = wrapAdd(Offset, PowerSpan);
+      Offset = wrappingAdd(Offset, PowerSpan);
     }
     Count >>= 1;
     if (Count) {
       Power = concatBlocks(Power, shiftBlocks(Power, PowerSpan));
-      PowerSpan = wrapAdd(PowerSpan, PowerSpan);
+      PowerSpan = wrappingAdd(PowerSpan, PowerSpan);
     }
   }
   return Result;

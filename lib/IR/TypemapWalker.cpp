@@ -8,25 +8,12 @@
 #include "ddtc/IR/TypemapWalker.h"
 
 #include "ddtc/IR/TypePieces.h"
+#include "ddtc/Support/CheckedInt.h"
 
 #include <cassert>
 #include <cstring>
 
 namespace ddtc {
-
-namespace {
-
-int64_t wrapAdd(int64_t A, int64_t B) {
-  return static_cast<int64_t>(static_cast<uint64_t>(A) +
-                              static_cast<uint64_t>(B));
-}
-int64_t wrapMul(int64_t A, int64_t B) {
-  return static_cast<int64_t>(static_cast<uint64_t>(A) *
-                              static_cast<uint64_t>(B));
-}
-
-
-} // namespace
 
 TypemapWalker::TypemapWalker(const Type *T, uint64_t Count, WalkMode Mode)
     : Root(T), Count(Count), Mode(Mode) {
@@ -48,7 +35,8 @@ bool TypemapWalker::step(TypemapRun &Run) {
     TypePiece P = F.T ? getPiece(F.T, F.Piece)
                   : TypePiece{Root, static_cast<int64_t>(Count), 0, {}};
     if (!P.Child) {
-      Run = {wrapAdd(F.Base, P.Disp), getPredefinedInfo(P.Leaf).Size, P.Leaf};
+      Run = {wrappingAdd(F.Base, P.Disp), getPredefinedInfo(P.Leaf).Size,
+             P.Leaf};
       ++F.Piece;
       return true;
     }
@@ -60,13 +48,15 @@ bool TypemapWalker::step(TypemapRun &Run) {
     }
     if (L.isDense() && (Mode == WalkMode::Bytes || L.UniformBasic)) {
       // All copies of the piece form one run.
-      Run = {wrapAdd(F.Base, wrapAdd(P.Disp, L.Lb)), wrapMul(P.Reps, L.Size),
+      Run = {wrappingAdd(F.Base, wrappingAdd(P.Disp, L.Lb)),
+             wrappingMul(P.Reps, L.Size),
              L.UniformBasic.value_or(PredefinedId::Byte)};
       ++F.Piece;
       return true;
     }
     int64_t ChildBase =
-        wrapAdd(F.Base, wrapAdd(P.Disp, wrapMul(F.Rep, L.Ub - L.Lb)));
+        wrappingAdd(F.Base,
+                    wrappingAdd(P.Disp, wrappingMul(F.Rep, L.Ub - L.Lb)));
     ++F.Rep;
     push(P.Child, ChildBase); // invalidates F
   }

@@ -16,6 +16,7 @@
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/Passes/Normalizer.h"
+#include "ddtc/Support/CheckedInt.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -25,21 +26,13 @@ using namespace ddtc;
 
 namespace {
 
-// Offsets wrap as the walker's do: instance i of a type far from the
-// origin may lie beyond 2^63 (only the differences matter).
-int64_t add(int64_t A, int64_t B) {
-  return static_cast<int64_t>(static_cast<uint64_t>(A) + static_cast<uint64_t>(B));
-}
-int64_t mul(int64_t A, int64_t B) {
-  return static_cast<int64_t>(static_cast<uint64_t>(A) * static_cast<uint64_t>(B));
-}
-
 /// Appends what copying one instance at Base moves, in packed order, with
 /// adjacent ranges merged.
 void append(std::vector<ByteBlock> &Out, int64_t Offset, int64_t Length) {
   if (Length == 0)
     return;
-  if (!Out.empty() && add(Out.back().Offset, Out.back().Length) == Offset)
+  if (!Out.empty() &&
+      wrappingAdd(Out.back().Offset, Out.back().Length) == Offset)
     Out.back().Length += Length;
   else
     Out.push_back({Offset, Length});
@@ -52,7 +45,7 @@ void interpret(const Kernel &K, int64_t Base, std::vector<ByteBlock> &Out) {
   case KernelShape::Block:
   case KernelShape::Runs:
     for (const ByteBlock &R : K.Runs)
-      append(Out, add(Base, R.Offset), R.Length);
+      append(Out, wrappingAdd(Base, R.Offset), R.Length);
     return;
   case KernelShape::Loops:
     break;
@@ -63,23 +56,24 @@ void interpret(const Kernel &K, int64_t Base, std::vector<ByteBlock> &Out) {
     std::map<uint64_t, int64_t> ByPosition;
     for (uint64_t C = 0; C < T.Columns; ++C)
       for (uint64_t R = 0; R < T.Rows; ++R)
-        ByPosition[C * T.Rows + R] =
-            add(add(Base, mul(int64_t(C), T.ColumnStride)),
-                add(mul(int64_t(R), T.RowStride), T.Offset));
+        ByPosition[C * T.Rows + R] = wrappingAdd(
+            wrappingAdd(Base, wrappingMul(int64_t(C), T.ColumnStride)),
+            wrappingAdd(wrappingMul(int64_t(R), T.RowStride), T.Offset));
     for (const auto &[Position, Offset] : ByPosition)
       append(Out, Offset, T.BlockBytes);
     return;
   }
   for (const Segment &S : K.Segments)
     for (uint64_t I = 0; I < S.Count; ++I) {
-      int64_t At = add(Base, S.dispAt(I));
+      int64_t At = wrappingAdd(Base, S.dispAt(I));
       int64_t Reps = S.repsAt(I);
       if (S.DenseChild) {
-        append(Out, add(At, S.Child->lb()), Reps * S.Child->size());
+        append(Out, wrappingAdd(At, S.Child->lb()), Reps * S.Child->size());
         continue;
       }
       for (int64_t R = 0; R < Reps; ++R)
-        interpret(*S.ChildKernel, add(At, mul(R, S.Child->extent())), Out);
+        interpret(*S.ChildKernel,
+                  wrappingAdd(At, wrappingMul(R, S.Child->extent())), Out);
     }
 }
 
@@ -94,7 +88,7 @@ void check(const Type *T, const Type *Shown) {
   const Kernel &K = Plan.getKernel(T);
   std::vector<ByteBlock> Planned;
   for (uint64_t I = 0; I < Instances; ++I)
-    interpret(K, mul(int64_t(I), T->extent()), Planned);
+    interpret(K, wrappingMul(int64_t(I), T->extent()), Planned);
   std::vector<ByteBlock> Walked;
   TypemapWalker Walker(T, Instances, WalkMode::Bytes);
   for (TypemapRun Run; Walker.next(Run);)

@@ -84,6 +84,20 @@ template <std::integral T> T saturatingMul(T A, T B) {
                             : std::numeric_limits<T>::min();
 }
 
+/// Two's-complement arithmetic modulo 2^64, for byte offsets of a typemap
+/// walked instance by instance: instance i of a type far from the origin
+/// may lie beyond 2^63 when only differences of offsets matter (the typemap
+/// walker, block summaries). Defined behaviour, unlike signed overflow.
+inline int64_t wrappingAdd(int64_t A, int64_t B) {
+  return static_cast<int64_t>(static_cast<uint64_t>(A) +
+                              static_cast<uint64_t>(B));
+}
+
+inline int64_t wrappingMul(int64_t A, int64_t B) {
+  return static_cast<int64_t>(static_cast<uint64_t>(A) *
+                              static_cast<uint64_t>(B));
+}
+
 } // namespace ddtc
 
 #endif // DDTC_SUPPORT_CHECKEDINT_H
