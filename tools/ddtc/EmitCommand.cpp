@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "OutputFiles.h"
 
 #include "ddtc/CodeGen/Emit.h"
 #include "ddtc/Engine/MPIForm.h"
@@ -18,10 +19,6 @@
 #include "ddtc/Passes/PassManager.h"
 #include "ddtc/Passes/PassRegistry.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
 
 namespace ddtc {
 
@@ -58,43 +55,6 @@ void addBottomMembers(Module &M) {
 std::string baseName(const std::string &Path) {
   size_t Slash = Path.find_last_of('/');
   return Slash == std::string::npos ? Path : Path.substr(Slash + 1);
-}
-
-/// Writes Text to Path; returns 0 or the errno of the failure.
-int writeFile(const std::string &Path, const std::string &Text) {
-  errno = 0;
-  std::ofstream Out(Path, std::ios::binary | std::ios::trunc);
-  if (Out)
-    Out << Text;
-  if (!Out || !Out.flush())
-    return errno ? errno : EIO;
-  return 0;
-}
-
-/// Writes every file or none: temporaries first, then the renames.
-Error writeAll(const std::string &Prefix,
-               const std::vector<EmittedFile> &Files) {
-  auto Temp = [&](const EmittedFile &F) {
-    return Prefix + F.Suffix + ".tmp-ddtc";
-  };
-  auto RemoveTemps = [&] {
-    for (const EmittedFile &F : Files)
-      std::remove(Temp(F).c_str());
-  };
-  for (const EmittedFile &F : Files)
-    if (int Errno = writeFile(Temp(F), F.Text)) {
-      RemoveTemps();
-      return makeError(Prefix + F.Suffix + ": cannot write: " +
-                       std::strerror(Errno));
-    }
-  for (const EmittedFile &F : Files)
-    if (std::rename(Temp(F).c_str(), (Prefix + F.Suffix).c_str()) != 0) {
-      int Saved = errno;
-      RemoveTemps();
-      return makeError(Prefix + F.Suffix + ": cannot write: " +
-                       std::strerror(Saved));
-    }
-  return Error::success();
 }
 
 } // namespace
@@ -167,7 +127,10 @@ int runEmit(const EmitOptions &Options) {
   CG.BaseName = Base;
   CG.SourceName = baseName(Options.InputPath);
   CG.Version = DDTC_VERSION;
-  if (Error E = writeAll(Options.OutputPrefix, emitModule(M, CG))) {
+  std::vector<OutputFile> Files;
+  for (EmittedFile &F : emitModule(M, CG))
+    Files.push_back({Options.OutputPrefix + F.Suffix, std::move(F.Text)});
+  if (Error E = writeFiles(Files)) {
     reportError(E.message());
     return ExitBadInput;
   }

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "OutputFiles.h"
 
 #include "ddtc/Frontend/JSONReader.h"
 #include "ddtc/Format/DescriptionWriter.h"
@@ -17,38 +18,11 @@
 #include "ddtc/Passes/PassManager.h"
 #include "ddtc/Passes/PassRegistry.h"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 
 namespace ddtc {
 
 namespace {
-
-Error writeAtomically(const std::string &Path, const std::string &Text) {
-  if (Path == "-") {
-    std::fwrite(Text.data(), 1, Text.size(), stdout);
-    return Error::success();
-  }
-  std::string Temp = Path + ".tmp-ddtc";
-  {
-    std::ofstream Out(Temp, std::ios::binary | std::ios::trunc);
-    if (!Out)
-      return makeError(Path + ": cannot write: " + std::strerror(errno));
-    Out << Text;
-    if (!Out.flush()) {
-      std::remove(Temp.c_str());
-      return makeError(Path + ": cannot write: " + std::strerror(errno));
-    }
-  }
-  if (std::rename(Temp.c_str(), Path.c_str()) != 0) {
-    int Saved = errno;
-    std::remove(Temp.c_str());
-    return makeError(Path + ": cannot write: " + std::strerror(Saved));
-  }
-  return Error::success();
-}
 
 /// Replaces every type by the normal form of its message of Count
 /// instances (GL1: count x T sent as one type). The typemap of the message
@@ -124,7 +98,7 @@ int runNormalize(const NormalizeOptions &Options) {
 
   std::string Out = Options.Format == ReportFormat::Text ? printModule(M)
                                                          : writeDescription(M);
-  if (Error E = writeAtomically(Options.OutputPath, Out)) {
+  if (Error E = writeFile(Options.OutputPath, Out)) {
     reportError(E.message());
     return ExitBadInput;
   }

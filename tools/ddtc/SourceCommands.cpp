@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "OutputFiles.h"
 
 #include "ddtc/Analysis/Risks.h"
 #include "ddtc/Engine/MPIForm.h"
@@ -73,26 +74,10 @@ struct SourceSession {
   }
 };
 
-/// Writes Text to Path through a temporary file beside it, so that a
-/// failure leaves no partial file.
-bool writeAtomically(const std::string &Path, const std::string &Text) {
-  std::string Temp = Path + ".ddtc-tmp";
-  {
-    std::ofstream Out(Temp, std::ios::binary | std::ios::trunc);
-    if (Out)
-      Out << Text;
-    if (!Out || !Out.flush()) {
-      reportError(Path + ": cannot write: " + std::strerror(errno));
-      std::remove(Temp.c_str());
-      return false;
-    }
-  }
-  std::error_code EC;
-  if (fs::exists(Path))
-    fs::permissions(Temp, fs::status(Path).permissions(), EC);
-  if (std::rename(Temp.c_str(), Path.c_str()) != 0) {
-    reportError(Path + ": cannot write: " + std::strerror(errno));
-    std::remove(Temp.c_str());
+/// Writes Files (OutputFiles.h), reporting a failure; false if one.
+bool writeOrReport(std::span<const OutputFile> Files) {
+  if (Error E = writeFiles(Files)) {
+    reportError(E.message());
     return false;
   }
   return true;
@@ -158,8 +143,8 @@ int runExtract(const ExtractCommandOptions &Options) {
     std::fputs(Text.c_str(), stdout);
     return ExitSuccess;
   }
-  return writeAtomically(Options.OutputPath, Text) ? ExitSuccess
-                                                   : ExitBadInput;
+  OutputFile Out{Options.OutputPath, std::move(Text)};
+  return writeOrReport({&Out, 1}) ? ExitSuccess : ExitBadInput;
 }
 
 int runAnalyzeSource(const AnalyzeOptions &Options) {
@@ -261,7 +246,8 @@ int runRewrite(const RewriteOptions &Options) {
                            ? std::string()
                            : fs::absolute(Options.Source.Sources.front())
                                  .string();
-    if (!writeAtomically(Options.ExportFixes, fixesToYAML(Main, Fixes)))
+    OutputFile Out{Options.ExportFixes, fixesToYAML(Main, Fixes)};
+    if (!writeOrReport({&Out, 1}))
       return ExitBadInput;
     if (!Options.InPlace)
       return ExitSuccess;
@@ -271,7 +257,7 @@ int runRewrite(const RewriteOptions &Options) {
   std::map<std::string, std::vector<SourceEdit>> ByFile;
   for (const SourceEdit &E : Accepted)
     ByFile[canonical(E.File)].push_back(E);
-  std::vector<std::pair<std::string, std::string>> Outputs;
+  std::vector<OutputFile> Outputs;
   for (const std::string &S : Options.Source.Sources) {
     std::ifstream In(S, std::ios::binary);
     std::string Text((std::istreambuf_iterator<char>(In)),
@@ -284,14 +270,10 @@ int runRewrite(const RewriteOptions &Options) {
     Outputs.push_back(
         {S, It == ByFile.end() ? Text : applyEdits(Text, It->second)});
   }
-  for (const auto &[Path, Text] : Outputs) {
-    if (!Options.InPlace) {
-      std::fputs(Text.c_str(), stdout);
-      continue;
-    }
-    if (!writeAtomically(Path, Text))
-      return ExitBadInput;
-  }
+  if (Options.InPlace)
+    return writeOrReport(Outputs) ? ExitSuccess : ExitBadInput;
+  for (const OutputFile &Out : Outputs)
+    std::fputs(Out.Text.c_str(), stdout);
   return ExitSuccess;
 }
 
