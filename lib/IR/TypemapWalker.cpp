@@ -12,6 +12,8 @@
 
 #include <cassert>
 #include <cstring>
+#include <unordered_set>
+#include <vector>
 
 namespace ddtc {
 
@@ -101,6 +103,26 @@ int64_t packTypemap(const Type *T, uint64_t Count, const void *InBuf,
     Written += R.Length;
   }
   return Written;
+}
+
+bool hasPaddingBytes(const Type *T) {
+  std::vector<const Type *> Work{T};
+  std::unordered_set<const Type *> Seen{T};
+  while (!Work.empty()) {
+    const Type *X = Work.back();
+    Work.pop_back();
+    if (const auto *P = dyn_cast<PredefinedType>(X))
+      if (P->getInfo().isBasic() && P->getInfo().PadMask != 0)
+        return true;
+    auto Visit = [&](const Type *Y) {
+      if (Y && Seen.insert(Y).second)
+        Work.push_back(Y);
+    };
+    for (const Type *Op : X->getOperands())
+      Visit(Op);
+    Visit(X->getExpansion());
+  }
+  return false;
 }
 
 } // namespace ddtc

@@ -63,7 +63,9 @@ TEST(ReconstructTest, RandomTypesNormalizeEquivalentCheaperAndUnique) {
   Normalizer N(Ctx);
   std::mt19937_64 Rng(20261121);
   unsigned Cheaper = 0, UniqueChecked = 0, GivenWasCheaper = 0;
-  for (int I = 0; I < 10000; ++I) {
+  // 4,000 types here; the 10^5-type campaign (test/MPI/campaign.sh) runs
+  // the same properties at scale.
+  for (int I = 0; I < 4000; ++I) {
     const Type *T = randomType(Ctx, Rng);
     const Type *F = N.normalize(T);
     ASSERT_FALSE(verifyType(F)) << printType(T);
@@ -94,19 +96,20 @@ TEST(ReconstructTest, RandomTypesNormalizeEquivalentCheaperAndUnique) {
         << "two normal forms of one layout\n  input:  " << printType(T)
         << "\n  normal: " << printType(F) << "\n  listed: " << printType(G);
   }
-  EXPECT_GT(Cheaper, 2000u);
-  EXPECT_GT(UniqueChecked, 5000u);
+  EXPECT_GT(Cheaper, 2400u);
+  EXPECT_GT(UniqueChecked, 2000u);
   EXPECT_LT(GivenWasCheaper * 5, UniqueChecked) << GivenWasCheaper;
-  std::printf("uniqueness checked on %u types; the given description was "
-              "cheaper than any block-based tree for %u\n",
-              UniqueChecked, GivenWasCheaper);
+  std::printf("%u of 4000 types made cheaper; uniqueness checked on %u "
+              "types; the given description was cheaper than any "
+              "block-based tree for %u\n",
+              Cheaper, UniqueChecked, GivenWasCheaper);
 }
 
 TEST(ReconstructTest, MessageFormDescribesCountInstances) {
   TypeContext Ctx;
   Normalizer N(Ctx);
   std::mt19937_64 Rng(7);
-  for (int I = 0; I < 2000; ++I) {
+  for (int I = 0; I < 800; ++I) {
     const Type *T = randomType(Ctx, Rng);
     for (uint64_t Count : {1, 2, 5}) {
       Expected<const Type *> M = N.normalizeMessage(T, Count);

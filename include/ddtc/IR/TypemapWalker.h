@@ -66,6 +66,11 @@ private:
 int64_t packTypemap(const Type *T, uint64_t Count, const void *InBuf,
                     void *OutBuf);
 
+/// Whether a basic type with padding (PredefinedInfo::PadMask) occurs in
+/// T, each node looked at once: most types have none, and then
+/// forEachPaddingByte does not walk their typemap.
+bool hasPaddingBytes(const Type *T);
+
 /// Calls F(Typed, Packed) for every byte of `Count` instances of T that
 /// carries no value: the padding of a basic type (PredefinedInfo::PadMask,
 /// MPI_LONG_DOUBLE's 6 bytes), at offset Typed in the typed buffer and at
@@ -74,6 +79,8 @@ int64_t packTypemap(const Type *T, uint64_t Count, const void *InBuf,
 /// buffers with MPI's skips them.
 template <class Fn>
 void forEachPaddingByte(const Type *T, uint64_t Count, Fn F) {
+  if (!hasPaddingBytes(T))
+    return;
   TypemapWalker W(T, Count, WalkMode::Typed);
   int64_t Packed = 0;
   for (TypemapRun R; W.next(R); Packed += R.Length) {
