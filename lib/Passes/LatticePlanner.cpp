@@ -25,8 +25,16 @@ namespace ddtc::recon {
 
 namespace {
 
-/// Pieces shorter than this are not worth a struct entry of their own.
-constexpr size_t MinRegularPiece = 4;
+/// Pieces shorter than this are not worth a struct entry of their own: a
+/// two-level lattice piece costs a struct entry (3) and two vectors (5
+/// each), where listed in an index list each of its blocks costs one or two
+/// integers. Shorter pieces are glued to their irregular neighbours. With
+/// a smaller bound, the chance patterns of a long random index list (two
+/// equal gaps one block apart: every hundred blocks or so in a sorted
+/// list) cut it into stretches short enough for the quadratic dynamic
+/// program, each planned at a cost of thousands of steps per block, only
+/// for the struct of those pieces to lose to the plain list in the end.
+constexpr size_t MinRegularPiece = 16;
 
 void shiftIndices(Plan &P, size_t By) {
   P.Begin += By;
