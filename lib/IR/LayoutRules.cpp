@@ -24,10 +24,16 @@
 //    which case Yaksa builds an hindexed and adds no padding.
 //  - resized sets lb and extent and keeps true bounds and alignment.
 //  - subarray and darray are whatever their expansion (built the way MPICH
-//    builds them, see TypeContext.cpp) is.
+//    builds them, see ArrayExpansion.cpp) is.
+//
+// Which object Yaksa represents a type by, which decides the struct rule,
+// is YaksaIdentity.cpp's; the copy pieces of a node, PieceCount.cpp's.
 //
 //===----------------------------------------------------------------------===//
 #include "LayoutRules.h"
+
+#include "PieceCount.h"
+#include "YaksaIdentity.h"
 
 #include "ddtc/Support/CheckedInt.h"
 
@@ -116,103 +122,12 @@ struct UniformTracker {
 
 uint64_t toCount(int64_t V) { return static_cast<uint64_t>(V); }
 
-/// All zero-length types are one object in Yaksa (YAKSA_TYPE__NULL).
-const char ZeroLengthIdentity = 0;
-
 /// MPICH's zero-length type.
 TypeLayout zeroLength() {
   TypeLayout L;
   L.Align = 1;
-  L.Identity = &ZeroLengthIdentity;
+  L.Identity = getZeroLengthIdentity();
   return L;
-}
-
-/// Predefined types that Yaksa represents by one object (MPICH maps them to
-/// one Yaksa builtin, or Yaksa makes the integer types of one size share a
-/// handle).
-enum class YaksaBuiltin { Int8, Int16, Int32, Int64, Float, Double,
-                          FloatComplex, DoubleComplex, Own };
-const char YaksaBuiltinIdentity[static_cast<unsigned>(YaksaBuiltin::Own)] = {};
-
-YaksaBuiltin yaksaBuiltin(PredefinedId Id) {
-  using P = PredefinedId;
-  switch (Id) {
-  case P::Char: case P::SignedChar: case P::UnsignedChar: case P::Int8:
-  case P::UInt8: case P::Byte: case P::Packed: case P::CBool:
-  case P::Character:
-    return YaksaBuiltin::Int8;
-  case P::Short: case P::UnsignedShort: case P::Int16: case P::UInt16:
-    return YaksaBuiltin::Int16;
-  case P::Int: case P::Unsigned: case P::Int32: case P::UInt32:
-  case P::Integer: case P::Logical:
-    return YaksaBuiltin::Int32;
-  case P::Long: case P::UnsignedLong: case P::LongLongInt:
-  case P::UnsignedLongLong: case P::Int64: case P::UInt64: case P::Aint:
-  case P::Offset: case P::Count:
-    return YaksaBuiltin::Int64;
-  case P::Float: case P::Real:
-    return YaksaBuiltin::Float;
-  case P::Double: case P::DoublePrecision:
-    return YaksaBuiltin::Double;
-  case P::CComplex: case P::Complex:
-    return YaksaBuiltin::FloatComplex;
-  case P::CDoubleComplex: case P::DoubleComplex:
-    return YaksaBuiltin::DoubleComplex;
-  default:
-    return YaksaBuiltin::Own;
-  }
-}
-
-const void *predefinedIdentity(PredefinedId Id) {
-  YaksaBuiltin B = yaksaBuiltin(Id);
-  return B == YaksaBuiltin::Own
-             ? static_cast<const void *>(&getPredefinedInfo(Id))
-             : &YaksaBuiltinIdentity[static_cast<unsigned>(B)];
-}
-
-/// The identity of a node Yaksa reduces to its oldtype, or null (itself).
-/// Yaksa's shortcuts: dup; contiguous of 1; resized to the old bounds;
-/// hvector of count 1 -> contiguous of blocklength; (h)indexed of equal
-/// blocklengths -> hindexed_block -> hvector when it starts at 0; struct of
-/// one object -> hindexed.
-const void *reducedIdentity(TypeKind K, std::span<const int64_t> Ints,
-                            std::span<const Type *const> Operands,
-                            std::span<const int64_t> BlockLengths,
-                            std::span<const int64_t> Displacements) {
-  auto OldIdentity = [&] { return Operands[0]->getLayout().Identity; };
-  auto SingleUnitBlock = [&] {
-    return Displacements.size() == 1 && BlockLengths[0] == 1 &&
-           Displacements[0] == 0;
-  };
-  switch (K) {
-  case TypeKind::Dup:
-    return OldIdentity();
-  case TypeKind::Contiguous:
-    return Ints[0] == 1 ? OldIdentity() : nullptr;
-  case TypeKind::Resized:
-    return Operands[0]->lb() == Ints[0] && Operands[0]->extent() == Ints[1]
-               ? OldIdentity()
-               : nullptr;
-  case TypeKind::Vector:
-  case TypeKind::HVector:
-    return Ints[0] == 1 && Ints[1] == 1 ? OldIdentity() : nullptr;
-  case TypeKind::Indexed:
-  case TypeKind::HIndexed:
-  case TypeKind::IndexedBlock:
-  case TypeKind::HIndexedBlock:
-    return SingleUnitBlock() ? OldIdentity() : nullptr;
-  case TypeKind::Struct: {
-    for (const Type *Op : Operands)
-      if (Op->getLayout().Identity != OldIdentity())
-        return nullptr;
-    return SingleUnitBlock() ? OldIdentity() : nullptr;
-  }
-  case TypeKind::Predefined:
-  case TypeKind::Subarray:
-  case TypeKind::Darray:
-    return nullptr;
-  }
-  return nullptr;
 }
 
 TypeLayout predefinedLayout(PredefinedId Id) {
@@ -239,7 +154,7 @@ TypeLayout predefinedLayout(PredefinedId Id) {
       Uniform.reset();
   }
   L.UniformBasic = Uniform;
-  L.Identity = predefinedIdentity(Id);
+  L.Identity = getPredefinedIdentity(Id);
   return L;
 }
 
@@ -446,59 +361,6 @@ Expected<TypeLayout> layoutResized(int64_t Lb, int64_t Extent,
 
 } // namespace
 
-namespace {
-
-/// Pieces of Reps consecutive copies of Old: one copy operation if Old is
-/// dense, else Reps times Old's.
-uint64_t piecesOf(int64_t Reps, const Type *Old) {
-  if (Reps <= 0 || Old->getLayout().Size == 0)
-    return 0;
-  if (Old->getLayout().isDense())
-    return 1;
-  return saturatingMul(uint64_t(Reps), Old->getLayout().Pieces);
-}
-
-uint64_t countPieces(TypeKind K, std::span<const int64_t> Ints,
-                     std::span<const Type *const> Operands, size_t N,
-                     const Type *Expansion) {
-  const KindSpec &Spec = getKindSpec(K);
-  auto List = [&](unsigned Index) {
-    return Ints.subspan(Spec.NumScalars + Index * N, N);
-  };
-  uint64_t P = 0;
-  switch (K) {
-  case TypeKind::Predefined:
-    return getPredefinedInfo(static_cast<PredefinedId>(Ints[0])).NumComponents;
-  case TypeKind::Contiguous:
-    return piecesOf(Ints[0], Operands[0]);
-  case TypeKind::Vector:
-  case TypeKind::HVector:
-    return saturatingMul(uint64_t(std::max<int64_t>(Ints[0], 0)),
-                         piecesOf(Ints[1], Operands[0]));
-  case TypeKind::Indexed:
-  case TypeKind::HIndexed:
-    for (int64_t Bl : List(0))
-      P = saturatingAdd(P, piecesOf(Bl, Operands[0]));
-    return P;
-  case TypeKind::IndexedBlock:
-  case TypeKind::HIndexedBlock:
-    return saturatingMul(N, piecesOf(Ints[0], Operands[0]));
-  case TypeKind::Struct:
-    for (size_t I = 0; I < N; ++I)
-      P = saturatingAdd(P, piecesOf(List(0)[I], Operands[I]));
-    return P;
-  case TypeKind::Resized:
-  case TypeKind::Dup:
-    return Operands[0]->getLayout().Pieces;
-  case TypeKind::Subarray:
-  case TypeKind::Darray:
-    return Expansion->getLayout().Pieces;
-  }
-  return P;
-}
-
-} // namespace
-
 uint64_t getOwnCost(TypeKind K, size_t NumInts, size_t NumOperands) {
   // One unit per argument of the MPI call, lists counted per element: the
   // space a description takes, as in Traeff's and Ganian et al.'s models.
@@ -570,7 +432,7 @@ Expected<TypeLayout> computeLayout(TypeKind K, std::span<const int64_t> Ints,
                      "': the type's extent (ub - lb) overflows 64 bits");
 
   if (!L->Identity && K != TypeKind::Predefined)
-    L->Identity = reducedIdentity(K, Ints, Operands,
+    L->Identity = getReducedIdentity(K, Ints, Operands,
                                   K == TypeKind::IndexedBlock ||
                                           K == TypeKind::HIndexedBlock
                                       ? std::span<const int64_t>(Ints.data(), 1)
