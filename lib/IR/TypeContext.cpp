@@ -296,6 +296,33 @@ TypeContext::TypeContext() {
 
 TypeContext::~TypeContext() = default;
 
+std::unique_ptr<Type> TypeContext::makeNode(TypeKind K,
+                                            std::vector<int64_t> Ints,
+                                            std::vector<const Type *> Operands,
+                                            Fingerprint Print) {
+  switch (K) {
+#define DDTC_NODE(Kind, Class)                                                 \
+  case TypeKind::Kind:                                                         \
+    return std::unique_ptr<Type>(                                              \
+        new Class(K, std::move(Ints), std::move(Operands), Print));
+    DDTC_NODE(Predefined, PredefinedType)
+    DDTC_NODE(Contiguous, ContiguousType)
+    DDTC_NODE(Vector, VectorType)
+    DDTC_NODE(HVector, VectorType)
+    DDTC_NODE(Indexed, IndexedType)
+    DDTC_NODE(HIndexed, IndexedType)
+    DDTC_NODE(IndexedBlock, IndexedBlockType)
+    DDTC_NODE(HIndexedBlock, IndexedBlockType)
+    DDTC_NODE(Struct, StructType)
+    DDTC_NODE(Resized, ResizedType)
+    DDTC_NODE(Subarray, SubarrayType)
+    DDTC_NODE(Darray, DarrayType)
+    DDTC_NODE(Dup, DupType)
+#undef DDTC_NODE
+  }
+  return nullptr;
+}
+
 Expected<const Type *> TypeContext::get(TypeKind K, std::vector<int64_t> Ints,
                                         std::vector<const Type *> Operands) {
   if (Error E = checkFields(K, Ints, Operands))
@@ -348,27 +375,8 @@ Expected<const Type *> TypeContext::get(TypeKind K, std::vector<int64_t> Ints,
   if (!Layout)
     return Layout.takeError();
 
-  std::unique_ptr<Type> Node;
-  switch (K) {
-#define DDTC_NODE(Kind, Class)                                                 \
-  case TypeKind::Kind:                                                         \
-    Node.reset(new Class(K, std::move(Ints), std::move(Operands), Print));     \
-    break;
-    DDTC_NODE(Predefined, PredefinedType)
-    DDTC_NODE(Contiguous, ContiguousType)
-    DDTC_NODE(Vector, VectorType)
-    DDTC_NODE(HVector, VectorType)
-    DDTC_NODE(Indexed, IndexedType)
-    DDTC_NODE(HIndexed, IndexedType)
-    DDTC_NODE(IndexedBlock, IndexedBlockType)
-    DDTC_NODE(HIndexedBlock, IndexedBlockType)
-    DDTC_NODE(Struct, StructType)
-    DDTC_NODE(Resized, ResizedType)
-    DDTC_NODE(Subarray, SubarrayType)
-    DDTC_NODE(Darray, DarrayType)
-    DDTC_NODE(Dup, DupType)
-#undef DDTC_NODE
-  }
+  std::unique_ptr<Type> Node =
+      makeNode(K, std::move(Ints), std::move(Operands), Print);
   Node->Expansion = Expansion;
   Node->Layout = *Layout;
   if (!Node->Layout.Identity)
@@ -377,6 +385,19 @@ Expected<const Type *> TypeContext::get(TypeKind K, std::vector<int64_t> Ints,
   Nodes.push_back(std::move(Node));
   Unique.insert(Result);
   return Result;
+}
+
+const Type *TypeContext::createUncheckedForTesting(
+    TypeKind K, std::vector<int64_t> Ints, std::vector<const Type *> Operands,
+    const Type *Expansion, const TypeLayout &Layout) {
+  std::unique_ptr<Type> Node =
+      makeNode(K, std::move(Ints), std::move(Operands), Fingerprint{});
+  Node->Expansion = Expansion;
+  Node->Layout = Layout;
+  if (!Node->Layout.Identity)
+    Node->Layout.Identity = Node.get();
+  Nodes.push_back(std::move(Node));
+  return Nodes.back().get();
 }
 
 namespace {

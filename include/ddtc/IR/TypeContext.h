@@ -82,6 +82,15 @@ public:
   /// Number of distinct nodes created so far.
   size_t getNumNodes() const { return Nodes.size(); }
 
+  /// Test-only: a node made behind every check -- arguments, expansion and
+  /// layout taken as given, not uniqued -- so that unittests/IR/
+  /// VerifierTest.cpp can show the verifier rejecting each invariant it
+  /// lists. Nothing else calls it.
+  const Type *createUncheckedForTesting(TypeKind K, std::vector<int64_t> Ints,
+                                        std::vector<const Type *> Operands,
+                                        const Type *Expansion,
+                                        const TypeLayout &Layout);
+
 private:
   struct NodeKey;
   struct KeyHash {
@@ -98,6 +107,10 @@ private:
     }
   };
 
+  /// A node of the class of kind K, not yet laid out.
+  static std::unique_ptr<Type> makeNode(TypeKind K, std::vector<int64_t> Ints,
+                                        std::vector<const Type *> Operands,
+                                        Fingerprint Print);
   Expected<const Type *> buildExpansion(TypeKind K,
                                         std::span<const int64_t> Ints,
                                         const Type *Old);
