@@ -30,7 +30,9 @@ TEST(RisksTest, RandomTypes) {
   for (int I = 0; I < 5000; ++I) {
     const Type *T = randomType(Ctx, Rng);
     const Type *F = N.normalize(T);
-    std::vector<Risk> Risks = findRisks(T, F, printType(F), {"mpich"});
+    MPIFormAdvice Advice;
+    Advice.Engine = "mpich";
+    std::vector<Risk> Risks = findRisks(T, F, printType(F), Advice);
     std::set<std::string> Ids;
     for (const Risk &R : Risks) {
       EXPECT_TRUE(Known.count(R.Id)) << R.Id;
