@@ -71,6 +71,7 @@ private:
   size_t matchedAfter(size_t I, size_t Q, size_t J) const;
   int64_t extentOf(size_t I, size_t J) const;
   Plan leaf(size_t I, size_t J) const;
+  Plan lattice(size_t T, size_t A, size_t Rows) const;
   Plan repetition(size_t I, size_t M, size_t Q);
   Plan pieces(size_t I, size_t J);
 
@@ -121,6 +122,29 @@ Plan LargePlanner::leaf(size_t I, size_t J) const {
   return P;
 }
 
+/// Rows copies, at one translation, of a row of A equal blocks at one
+/// stride (A >= 2), starting at block T: the plan the dynamic program
+/// finds for it, without running it (a row of 200 blocks is 40,000 cells).
+/// A row is one vector, cheaper than any other candidate of the DP; rows
+/// back-to-back are a contiguous of it, others an hvector of it (the DP's
+/// Contig and Repeat, with the same costs).
+Plan LargePlanner::lattice(size_t T, size_t A, size_t Rows) const {
+  Plan Row = Plan::make(PlanKind::Arith, T, T + A, /*Cost=*/5);
+  Row.Reps = A;
+  Row.Stride = B[T + 1].Offset - B[T].Offset;
+  if (Rows == 1)
+    return Row;
+  Plan P = Plan::make(PlanKind::Repeat, T, T + A * Rows, Row.Cost + 5);
+  P.Reps = Rows;
+  P.Stride = B[T + A].Offset - B[T].Offset;
+  if (P.Stride == extentOf(T, T + A)) {
+    P.Kind = PlanKind::Contig;
+    P.Cost = Row.Cost + 3;
+  }
+  P.Children.push_back(std::move(Row));
+  return P;
+}
+
 Plan LargePlanner::repetition(size_t I, size_t M, size_t Q) {
   Plan P;
   P.Begin = I;
@@ -156,6 +180,7 @@ Plan LargePlanner::pieces(size_t I, size_t J) {
   struct Cut {
     size_t From, To;
     bool Merged; ///< short irregular pieces glued together
+    size_t A = 0, Rows = 0; ///< a lattice piece: its row length and rows
   };
   std::vector<Cut> Cuts;
   for (size_t T = I; T < J;) {
@@ -165,8 +190,10 @@ Plan LargePlanner::pieces(size_t I, size_t J) {
     bool Short = End - T < MinRegularPiece;
     if (Short && !Cuts.empty() && Cuts.back().Merged)
       Cuts.back().To = End;
+    else if (Short)
+      Cuts.push_back({T, End, true});
     else
-      Cuts.push_back({T, End, Short});
+      Cuts.push_back({T, End, false, A, Rows});
     T = End;
   }
 
@@ -180,6 +207,8 @@ Plan LargePlanner::pieces(size_t I, size_t J) {
     // A long irregular stretch would be cut the same way again: list it.
     Plan Piece = Len == 1                       ? Plan::make(PlanKind::Single, C.From, C.To)
                  : C.Merged && Len > L.DPBlocks ? leaf(C.From, C.To)
+                 : !C.Merged && C.A >= 2 && Len <= L.DPBlocks
+                     ? lattice(C.From, C.A, C.Rows)
                                                 : plan(C.From, C.To, false);
     S.Cost += 3 + (Len == 1 ? 0 : Piece.Cost);
     S.Children.push_back(std::move(Piece));
