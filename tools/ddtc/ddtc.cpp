@@ -212,12 +212,14 @@ static int runDriver(int argc, char **argv) {
     return ExitUsage;
   }
   if (AnalyzeCmd->parsed()) {
+#ifdef DDTC_HAVE_SOURCE
     if (Analyze.FromSource) {
       Analyze.Source.Sources = AnalyzeInputs;
       Analyze.Source.CompilerArgs = CompilerArgs;
       Analyze.Source.UseCompilerArgs = HaveCompilerArgs;
       return runAnalyzeSource(Analyze);
     }
+#endif
     if (AnalyzeInputs.size() != 1 || HaveCompilerArgs ||
         !Analyze.Source.BuildDir.empty()) {
       reportError("analyze takes one description file; -p, several files "
