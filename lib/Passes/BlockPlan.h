@@ -78,6 +78,11 @@ struct Plan {
 /// Cost of the hindexed_block(1, [d], T) that places a non-shiftable tree.
 constexpr uint64_t PlacementCost = 4;
 
+/// Own costs of the nodes plans create (1 + arguments): a vector or
+/// hvector, a contiguous, and one entry of a struct (blocklength,
+/// displacement, type).
+constexpr uint32_t VectorCost = 5, ContiguousCost = 3, StructEntryCost = 3;
+
 struct PlannerLimits {
   /// Segments up to this many blocks get the full dynamic program.
   size_t DPBlocks = 2048;

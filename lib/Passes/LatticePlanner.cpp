@@ -127,17 +127,17 @@ Plan LargePlanner::leaf(size_t I, size_t J) const {
 /// back-to-back are a contiguous of it, others an hvector of it (the DP's
 /// Contig and Repeat, with the same costs).
 Plan LargePlanner::lattice(size_t T, size_t A, size_t Rows) const {
-  Plan Row = Plan::make(PlanKind::Arith, T, T + A, /*Cost=*/5);
+  Plan Row = Plan::make(PlanKind::Arith, T, T + A, VectorCost);
   Row.Reps = A;
   Row.Stride = B[T + 1].Offset - B[T].Offset;
   if (Rows == 1)
     return Row;
-  Plan P = Plan::make(PlanKind::Repeat, T, T + A * Rows, Row.Cost + 5);
+  Plan P = Plan::make(PlanKind::Repeat, T, T + A * Rows, Row.Cost + VectorCost);
   P.Reps = Rows;
   P.Stride = B[T + A].Offset - B[T].Offset;
   if (P.Stride == extentOf(T, T + A)) {
     P.Kind = PlanKind::Contig;
-    P.Cost = Row.Cost + 3;
+    P.Cost = Row.Cost + ContiguousCost;
   }
   P.Children.push_back(std::move(Row));
   return P;

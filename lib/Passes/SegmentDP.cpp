@@ -70,8 +70,8 @@ uint32_t plus(uint32_t A, uint32_t B) {
   return A == Inf || B == Inf || S >= Inf ? Inf : uint32_t(S);
 }
 
-/// Own costs of the nodes a plan creates (1 + arguments, lists per element).
-constexpr uint32_t VectorCost = 5, ContiguousCost = 3, StructEntryCost = 3;
+/// Own costs of the index-list nodes of M entries (1 + arguments, lists
+/// per element); the others are in BlockPlan.h.
 uint32_t indexBlockCost(size_t M) { return uint32_t(3 + M); }
 uint32_t indexedCost(size_t M) { return uint32_t(2 + 2 * M); }
 
