@@ -144,20 +144,6 @@ int64_t BlockSummary::maxLength() const {
   return Count >= 3 ? std::max(M, MiddleMax) : M;
 }
 
-size_t Type::getListLength() const {
-  const KindSpec &S = getKindSpec(Kind);
-  if (S.NumLists == 0)
-    return 0;
-  return (Ints.size() - S.NumScalars) / S.NumLists;
-}
-
-std::span<const int64_t> Type::getList(unsigned Index) const {
-  const KindSpec &S = getKindSpec(Kind);
-  assert(Index < S.NumLists && "no such list");
-  size_t N = getListLength();
-  return std::span<const int64_t>(Ints).subspan(S.NumScalars + Index * N, N);
-}
-
 const Type *Type::getOldType() const {
   assert(Kind != TypeKind::Struct && Kind != TypeKind::Predefined &&
          "kind has no single oldtype");

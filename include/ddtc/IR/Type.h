@@ -24,6 +24,7 @@
 #include "ddtc/IR/Predefined.h"
 #include "ddtc/Support/Casting.h"
 
+#include <cassert>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
@@ -193,9 +194,15 @@ public:
   size_t getHash() const { return static_cast<size_t>(Print.Lo); }
 
   /// Length of each argument list (0 for kinds without lists).
-  size_t getListLength() const;
+  size_t getListLength() const { return ListLength; }
   int64_t getScalar(unsigned Index) const { return Ints[Index]; }
-  std::span<const int64_t> getList(unsigned Index) const;
+  /// Inline, with the list length stored in the node: the typemap walker
+  /// reads a list entry per struct or index-list piece it visits.
+  std::span<const int64_t> getList(unsigned Index) const {
+    assert(Index < getKindSpec(Kind).NumLists && "no such list");
+    return std::span<const int64_t>(Ints).subspan(
+        NumScalars + Index * ListLength, ListLength);
+  }
 
   /// The single oldtype of kinds that have one.
   const Type *getOldType() const;
@@ -223,12 +230,20 @@ protected:
   Type(TypeKind Kind, std::vector<int64_t> Ints,
        std::vector<const Type *> Operands, Fingerprint Print)
       : Kind(Kind), Ints(std::move(Ints)), Operands(std::move(Operands)),
-        Print(Print) {}
+        Print(Print) {
+    const KindSpec &S = getKindSpec(Kind);
+    NumScalars = S.NumScalars;
+    ListLength = S.NumLists == 0
+                     ? 0
+                     : (this->Ints.size() - S.NumScalars) / S.NumLists;
+  }
 
 private:
   friend class TypeContext;
 
   TypeKind Kind;
+  unsigned NumScalars;
+  size_t ListLength;
   std::vector<int64_t> Ints;
   std::vector<const Type *> Operands;
   Fingerprint Print;
