@@ -195,11 +195,10 @@ Expected<const Type *> Reader::readTypeObject(const Json &J,
         return error(FieldPath, "has " + std::to_string(V.size()) +
                                     " entries but '" + ListName + "' has " +
                                     std::to_string(*ListLength));
-      if (V.size() > MaxListLength)
-        return error(FieldPath, "has " + std::to_string(V.size()) +
-                                    " entries, more than the " +
+      if (V.size() > MaxListLength) // the parser kept one entry more
+        return error(FieldPath, "has more than the " +
                                     std::to_string(MaxListLength) +
-                                    " ddtc reads");
+                                    " entries ddtc reads");
       ListLength = V.size();
       ListName = F.Name;
       for (size_t I = 0; I < V.size(); ++I) {
@@ -315,11 +314,27 @@ Error readDescription(std::string_view Text, Module &M) {
   Json Doc;
   try {
     // The callback sees every value with its nesting depth; throwing from
-    // it stops the parser before a hostile document exhausts memory.
-    Json::parser_callback_t Guard = [](int Depth, Json::parse_event_t,
-                                       Json &) {
+    // it stops the parser before a hostile document exhausts memory. An
+    // array keeps at most one entry more than any list ddtc reads (the
+    // reader then reports it too long), so that a file of a single long
+    // array costs the memory of that many entries, not of the whole file
+    // (a DOM entry takes 16 bytes for the 2 of "0,").
+    std::vector<std::pair<bool, size_t>> Open; // (is an array, entries kept)
+    Json::parser_callback_t Guard = [&Open](int Depth,
+                                            Json::parse_event_t Event,
+                                            Json &) {
+      using E = Json::parse_event_t;
       if (Depth > static_cast<int>(MaxJsonDepth))
         throw TooDeep();
+      bool IsEntry = Event == E::value || Event == E::object_start ||
+                     Event == E::array_start;
+      if (IsEntry && !Open.empty() && Open.back().first &&
+          ++Open.back().second > MaxListLength + 1)
+        return false; // dropped; a container's own events stop too
+      if (Event == E::object_start || Event == E::array_start)
+        Open.emplace_back(Event == E::array_start, 0);
+      else if (Event == E::object_end || Event == E::array_end)
+        Open.pop_back();
       return true;
     };
     Doc = Json::parse(Text.begin(), Text.end(), Guard);
