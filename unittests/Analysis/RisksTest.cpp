@@ -27,7 +27,7 @@ TEST(RisksTest, RandomTypes) {
   Normalizer N(Ctx);
   std::mt19937_64 Rng(99);
   std::map<std::string, unsigned> Seen;
-  for (int I = 0; I < 5000; ++I) {
+  for (int I = 0; I < 1000; ++I) {
     const Type *T = randomType(Ctx, Rng);
     const Type *F = N.normalize(T);
     MPIFormAdvice Advice;

@@ -109,7 +109,7 @@ TEST(ReconstructTest, MessageFormDescribesCountInstances) {
   TypeContext Ctx;
   Normalizer N(Ctx);
   std::mt19937_64 Rng(7);
-  for (int I = 0; I < 800; ++I) {
+  for (int I = 0; I < 400; ++I) {
     const Type *T = randomType(Ctx, Rng);
     for (uint64_t Count : {1, 2, 5}) {
       Expected<const Type *> M = N.normalizeMessage(T, Count);
