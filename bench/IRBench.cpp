@@ -6,7 +6,7 @@
 // merge, and the cost of reading and measuring a large indexed_block.
 //
 //===----------------------------------------------------------------------===//
-#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/Reader/FormatReader.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"
 

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/Engine/MPIForm.h"
-#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"

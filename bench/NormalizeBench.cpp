@@ -9,7 +9,7 @@
 // reporting a time.
 //
 //===----------------------------------------------------------------------===//
-#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/Passes/Normalizer.h"

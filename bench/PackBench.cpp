@@ -49,7 +49,7 @@
 #include "HandLoops.h"
 #include "Roofline.h"
 
-#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"

@@ -52,7 +52,7 @@
 //   name,bytes,reps,first,commit_median,commit_mean,commit_min,commit_max
 //
 //===----------------------------------------------------------------------===//
-#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"

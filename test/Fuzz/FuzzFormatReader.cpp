@@ -7,7 +7,7 @@
 #include "RoundTrip.h"
 
 #include "ddtc/Format/DescriptionWriter.h"
-#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/Reader/FormatReader.h"
 
 using namespace ddtc;
 

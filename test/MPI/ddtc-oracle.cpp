@@ -61,7 +61,7 @@
 // WalkMode::Typed walk) are skipped wherever a long double is packed.
 //
 //===----------------------------------------------------------------------===//
-#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/Verifier.h"

@@ -53,7 +53,7 @@
 // a mismatch or error, 2 on bad usage.
 //
 //===----------------------------------------------------------------------===//
-#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TextForm.h"

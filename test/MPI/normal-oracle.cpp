@@ -19,7 +19,7 @@
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/TypeBuilder.h"
 
-#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"

@@ -35,7 +35,7 @@
 // Output: `RANK OP TYPE DIGEST` lines, in a fixed order.
 //
 //===----------------------------------------------------------------------===//
-#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"

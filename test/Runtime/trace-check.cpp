@@ -36,7 +36,7 @@
 //       the random types as a description file (for equiv).
 //
 //===----------------------------------------------------------------------===//
-#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/Equivalence.h"
 #include "ddtc/IR/Module.h"

@@ -25,7 +25,7 @@
 #include "KernelLibrary.h"
 #include "Results.h"
 
-#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/MPI/PredefinedHandles.h"

@@ -11,7 +11,7 @@
 
 #include "ddtc/Analysis/Risks.h"
 #include "ddtc/Analysis/TypeMetrics.h"
-#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"

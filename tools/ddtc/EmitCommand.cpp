@@ -13,7 +13,7 @@
 
 #include "ddtc/CodeGen/Emit.h"
 #include "ddtc/Engine/MPIForm.h"
-#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/Passes/LayoutKey.h"
 #include "ddtc/Passes/PassManager.h"

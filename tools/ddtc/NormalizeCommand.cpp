@@ -9,7 +9,7 @@
 #include "Commands.h"
 #include "OutputFiles.h"
 
-#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/Equivalence.h"
 #include "ddtc/IR/TextForm.h"

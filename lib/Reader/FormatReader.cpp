@@ -1,4 +1,4 @@
-//===- lib/Frontend/JSONReader.cpp - Reading format v1 --------------------===//
+//===- lib/Reader/FormatReader.cpp - Reading format v1 -------------------===//
 //
 // Parsing is two steps: nlohmann::json turns the text into a document (its
 // exceptions are caught here, at the JSON boundary, and a callback stops
@@ -7,19 +7,13 @@
 // error carries the path to the offending field.
 //
 //===----------------------------------------------------------------------===//
-#include "ddtc/Frontend/JSONReader.h"
+#include "ddtc/Reader/FormatReader.h"
 
-#include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
-#include "ddtc/IR/Verifier.h"
 
 #include <nlohmann/json.hpp>
 
-#include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
-#include <sys/stat.h>
 
 namespace ddtc {
 
@@ -352,56 +346,6 @@ Error readDescription(std::string_view Text, Module &M) {
     return makeError(std::string("malformed JSON: ") + E.what());
   }
   return Reader(M).readTop(Doc);
-}
-
-Error readDescriptionFile(const std::string &Path, Module &M) {
-  struct stat St;
-  if (::stat(Path.c_str(), &St) != 0)
-    return makeError(Path + ": " + std::strerror(errno));
-  if (S_ISDIR(St.st_mode))
-    return makeError(Path + ": is a directory, expected a description file");
-  if (static_cast<uint64_t>(St.st_size) > MaxInputBytes)
-    return makeError(Path + ": " + std::to_string(St.st_size) +
-                     " bytes, more than the " +
-                     std::to_string(MaxInputBytes >> 20) + " MiB ddtc reads");
-  std::ifstream In(Path, std::ios::binary);
-  if (!In)
-    return makeError(Path + ": " + std::strerror(errno));
-  std::stringstream Buffer;
-  Buffer << In.rdbuf();
-  std::string Text = Buffer.str();
-  if (Text.find_first_not_of(" \t\r\n") == std::string::npos)
-    return makeError(Path + ": empty file, expected a description");
-  if (Error E = readDescription(Text, M))
-    return std::move(E.addContext(Path));
-  return Error::success();
-}
-
-Error readAnyDescriptionFile(const std::string &Path, Module &M) {
-  const std::string Suffix = ".ddt";
-  bool Text = Path.size() >= Suffix.size() &&
-              Path.compare(Path.size() - Suffix.size(), Suffix.size(), Suffix) == 0;
-  if (!Text) {
-    if (Error E = readDescriptionFile(Path, M))
-      return E;
-  } else {
-    struct stat St;
-    if (::stat(Path.c_str(), &St) == 0 &&
-        static_cast<uint64_t>(St.st_size) > MaxInputBytes)
-      return makeError(Path + ": " + std::to_string(St.st_size) +
-                       " bytes, more than the " +
-                       std::to_string(MaxInputBytes >> 20) + " MiB ddtc reads");
-    std::ifstream In(Path, std::ios::binary);
-    if (!In)
-      return makeError(Path + ": " + std::strerror(errno));
-    std::stringstream Buffer;
-    Buffer << In.rdbuf();
-    if (Error E = parseModule(Buffer.str(), M))
-      return std::move(E.addContext(Path));
-  }
-  if (Error E = verifyModule(M))
-    return std::move(E.addContext(Path));
-  return Error::success();
 }
 
 } // namespace ddtc
