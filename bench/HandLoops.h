@@ -30,7 +30,7 @@ void packBlocks(const Block *Blocks, size_t NumBlocks, int64_t Extent,
 void unpackBlocks(const Block *Blocks, size_t NumBlocks, int64_t Extent,
                   const char *In, size_t Count, char *Out);
 
-/// The seed-000 layouts (Carpen-Amarie, Hunold, Traeff), MPI_INT elements,
+/// The seed-000 (docs/design.md#references) layouts (Carpen-Amarie, Hunold, Traeff), MPI_INT elements,
 /// as nested element loops: "tiled", "block", "alternating", "altrep",
 /// "rowcol" for blocksize A, as test/Passes/Inputs/seed000.py defines them.
 enum class Seed000Layout { Tiled, Block, Alternating, AltRep, RowCol };

@@ -14,7 +14,7 @@
 //            application would build)
 //   mpi-n    MPI_Pack with the normalized type ddtc_NAME_build makes
 //   hand     a hand-written loop (HandLoops.h): nested element loops for
-//            the seed-000 layouts (names GROUP_A<n>), otherwise one memcpy
+//            the seed-000 (docs/design.md#references) layouts (names GROUP_A<n>), otherwise one memcpy
 //            per block of the flattened block list
 //   memcpy   one memcpy of the packed size
 //   memcpy-L one memcpy of (64 * L + P) / 2 bytes, L the distinct cache

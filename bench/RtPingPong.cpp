@@ -7,7 +7,7 @@
 // MPI_Recv. It knows nothing of ddtc's kernels; the script runs the same
 // binary plain and with the runtime preloaded, and compares.
 //
-// Ping-pong (the default; 2 ranks): the method of seed 000, §2.3. One
+// Ping-pong (the default; 2 ranks): the method of seed 000 (docs/design.md#references), §2.3. One
 // instance of the type goes from rank 0 to rank 1 and back (rank 1 returns
 // what it received, from its receive buffer). Before each ping-pong both
 // ranks meet in MPI_Barrier; each times its own part with MPI_Wtime, and

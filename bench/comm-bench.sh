@@ -1,7 +1,7 @@
 #!/bin/sh
 # The communication benchmarks of docs/performance.md ("Communication:
 # ddtc-bench"): ddtc-bench with 2 ranks (MPICH) on
-#   1. the basic layouts of seed 000 (examples/seed000-layouts.json:
+#   1. the basic layouts of seed 000 (docs/design.md#references) (examples/seed000-layouts.json:
 #      Variant 1 for A = 2, 10, 100, 1000, about 4096 MPI_INT per message);
 #   2. the DDTBench corpus (../shared/corpus/ddtbench, every file);
 #   3. the traces of the example applications (examples/traces, --uses);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The MPI-facing-form benchmark of issue 15 (docs/mpi-forms.md): MPI_Pack
 # under MPICH of every type as given, in ddtc's normal form and in its
-# MPI-facing form, for the seed-000 layouts (A = 2, 10, 100, 1000), the
+# MPI-facing form, for the seed-000 (docs/design.md#references) layouts (A = 2, 10, 100, 1000), the
 # DDTBench corpus, the traces of examples/traces and random types; prints
 # the table and writes BUILD_DIR/bench/mpi-forms/results.json, from which
 # bench/mpi-forms-plot.py draws the figure.

@@ -11,7 +11,7 @@
 #    DDTC_KERNELS).
 # 2. Ping-pong of one instance of every corpus type: RUNS (default 10)
 #    pairs of mpiexec calls, plain and under the runtime one after the
-#    other (which goes first alternates), each a run of seed 000's method
+#    other (which goes first alternates), each a run of seed 000's (docs/design.md#references) method
 #    (--runs 1: the median of nrep ping-pongs). Over the RUNS runs: the
 #    median, mean, min and max of those medians; speedup = plain median /
 #    runtime median; the geometric mean of the speedups. The table says

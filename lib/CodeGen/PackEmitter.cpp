@@ -422,7 +422,7 @@ void SourcePrinter::printCopy(const Kernel &K) {
 }
 
 void SourcePrinter::printTiledCopy(const Kernel &K) {
-  // Seed 001's cache blocking: in typemap order, a transpose reads (pack)
+  // Seed 001's (docs/design.md#references) cache blocking: in typemap order, a transpose reads (pack)
   // or writes (unpack) one block per row of a column, each on another
   // page, and comes back to the same cache lines only a column later, by
   // when the lines and TLB entries are gone. A tile of TC columns x TR rows

@@ -11,7 +11,7 @@
 //
 // A node whose one segment is a transpose -- copies of a strided child
 // whose columns interleave, each spanning more pages than the TLB holds --
-// also gets a Tiling (planTiling), for the cache-blocked copy of seed 001.
+// also gets a Tiling (planTiling), for the cache-blocked copy of seed 001 (docs/design.md#references).
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/CodeGen/PackPlan.h"

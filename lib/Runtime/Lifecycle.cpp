@@ -3,7 +3,7 @@
 // MPI_Init loads the kernel libraries; MPI_Type_commit binds a type to a
 // kernel; MPI_Type_free and MPI_Type_dup keep the bindings in step with
 // the handles; MPI_Finalize settles what is still in flight and writes the
-// report (contracts §5, docs/runtime.md).
+// report (docs/runtime.md).
 //
 //===----------------------------------------------------------------------===//
 #include "BufferPool.h"

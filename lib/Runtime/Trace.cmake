@@ -1,4 +1,4 @@
-# The trace library (contracts §5): libddtc_trace.so, preloaded into an
+# The trace library (docs/runtime.md): libddtc_trace.so, preloaded into an
 # unmodified MPI program, records the datatypes it commits and how it uses
 # them, and writes one format v1 file per rank at MPI_Finalize.
 # Included by lib/Runtime/CMakeLists.txt.

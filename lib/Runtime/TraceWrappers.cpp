@@ -349,7 +349,7 @@ DDTC_EXPORT int MPI_Finalize(void) {
   return PMPI_Finalize();
 }
 
-// Optional in contracts §5, but cheap: the types of a program that aborts
+// Optional in the runtime's contract (docs/runtime.md), but cheap: the types of a program that aborts
 // are often the ones worth looking at.
 DDTC_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode) {
   Tracer::get().finish(/*Aborted=*/true);

@@ -3,7 +3,7 @@
 // The tables behind the wrappers and the trace file they become. The file
 // is a Module -- one named type per distinct committed type, in commit
 // order -- written by writeTraceDescription, with the recorded facts as
-// `x-` fields (contracts §5):
+// `x-` fields (docs/runtime.md):
 //
 //   x-source   where the type was constructed, resolved with dladdr:
 //              "OBJECT+0xOFFSET (SYMBOL+0xDELTA)", OBJECT the base name of

@@ -21,7 +21,7 @@
 //                and whose true bounds lie between the bounds of the data
 //                and the input's true bounds (MPICH's true bounds include
 //                parts without data, blocklength 0 or zero-size members,
-//                which normalization may drop: equivalence (contracts §1)
+//                which normalization may drop: equivalence (docs/format.md)
 //                does not include them); with --strict-bounds, for code
 //                emitted with -O0, the true bounds must be the input's
 //

@@ -14,7 +14,7 @@
 
 namespace ddtc::bench {
 
-/// The communication operations, in the order of seed 000's figures.
+/// The communication operations, in the order of seed 000's (docs/design.md#references) figures.
 enum class Op { PingPong, Bcast, Allgather };
 /// The ways of communicating one type, in the order they are reported.
 enum class Variant { Reference, Mpi, MpiNormalized, MpiPack, Ddtc };

@@ -1,7 +1,7 @@
 //===- tools/ddtc-bench/Exchange.h - One operation, every variant -*- C++ -*-===//
 //
 // The buffers of one (type, count, operation) and the five ways of doing
-// the operation with them (contracts §6):
+// the operation with them (docs/cli.md, ddtc-bench):
 //
 //   reference       the same number of bytes, contiguous, as MPI_BYTE;
 //   mpi             the type as the file describes it, built with MPI calls;

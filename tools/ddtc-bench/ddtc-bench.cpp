@@ -1,9 +1,8 @@
 //===- tools/ddtc-bench/ddtc-bench.cpp - Communication benchmark ----------===//
 //
-// `mpiexec -n P ddtc-bench FILE [options]` (docs/cli.md, "ddtc-bench";
-// contracts §6): for every named type of a description or trace file,
+// `mpiexec -n P ddtc-bench FILE [options]` (docs/cli.md, "ddtc-bench"): for every named type of a description or trace file,
 // every operation (ping-pong, MPI_Bcast, MPI_Allgather) and every variant
-// (Exchange.h), the time per operation with the method of seed 000 §2.3:
+// (Exchange.h), the time per operation with the method of seed 000 (docs/design.md#references) §2.3:
 //
 //   - before each measurement all ranks meet in MPI_Barrier; each times
 //     its part with MPI_Wtime; a measurement is the largest time over the

@@ -36,7 +36,7 @@ TEST(MPIFormTest, SeedTiledLayoutGoesInPieces) {
 }
 
 TEST(MPIFormTest, KeepsTheGivenWhenNothingIsClearlyFaster) {
-  // Seed 000's block layout at A = 2: its normal form nests a vector in a
+  // Seed 000's (docs/design.md#references) block layout at A = 2: its normal form nests a vector in a
   // vector, which MPICH packs slower than the block-indexed list.
   TypeContext Ctx;
   Normalizer N(Ctx);

@@ -106,7 +106,7 @@ TEST_F(YaksaModelTest, HugeTypesAreCountedNotWalked) {
 }
 
 TEST_F(YaksaModelTest, SendsCutLargeInstancesBlockByBlock) {
-  // tiled_A2 of seed 000 as described, and its normal form. Sent with
+  // tiled_A2 of seed 000 (docs/design.md#references) as described, and its normal form. Sent with
   // count 1 in 8 KiB fragments: the contiguous hands whole instances of
   // its 16-byte unit to one kernel call per fragment; the vector is cut
   // block by block, one dispatch each.

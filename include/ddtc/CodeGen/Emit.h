@@ -1,7 +1,6 @@
 //===- ddtc/CodeGen/Emit.h - Generated pack and MPI code --------*- C++ -*-===//
 //
-// `ddtc emit` turns a module of named types into four files (contracts §3
-// and §4, docs/emit.md):
+// `ddtc emit` turns a module of named types into four files (docs/emit.md):
 //
 //   PREFIX.h, PREFIX.cpp          ddtc_NAME_packed_size, _pack, _unpack and
 //                                 _pack_range, with C linkage; the

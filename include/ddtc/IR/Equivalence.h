@@ -2,7 +2,7 @@
 //
 // Two types are equivalent when they have the same type signature, the
 // same displacement for every typemap entry, the same lb and the same
-// extent (contracts §1). Every transformation ddtc makes must keep types
+// extent (docs/format.md). Every transformation ddtc makes must keep types
 // equivalent; this checker is how tests and `--verify` make sure.
 //
 // The check streams both typemaps side by side as typed runs. Merged typed

@@ -16,7 +16,7 @@
 namespace ddtc {
 
 /// Pattern with `%r` replaced by Rank, `%p` by Pid and `%%` by `%`; any
-/// other `%` sequence is kept as it is (contracts §5: DDTC_TRACE,
+/// other `%` sequence is kept as it is (docs/runtime.md: DDTC_TRACE,
 /// DDTC_RT_REPORT).
 std::string expandPattern(std::string_view Pattern, int Rank, long Pid);
 

@@ -1,6 +1,6 @@
 //===- ddtc/Runtime/Tracer.h - What libddtc_trace.so records ----*- C++ -*-===//
 //
-// The state of the trace library (contracts §5): the datatypes a program
+// The state of the trace library (docs/runtime.md): the datatypes a program
 // commits, decoded into the IR at commit time -- the program may free
 // their operands right after -- and how it uses them, per operation and
 // count. The PMPI wrappers (TraceWrappers.cpp) feed it; at MPI_Finalize it
@@ -75,7 +75,7 @@ public:
   /// R is freed: its handle may name another request afterwards.
   void noteRequestFreed(MPI_Request R);
 
-  /// Writes the trace file of this rank (DDTC_TRACE, contracts §5), once;
+  /// Writes the trace file of this rank (DDTC_TRACE, docs/runtime.md), once;
   /// later calls and uses do nothing. Aborted: the program called
   /// MPI_Abort. Problems are reported on stderr and never stop the
   /// program.
