@@ -32,7 +32,18 @@ ExpansionBuilder::subarray(std::span<const int64_t> Sizes,
   }
   if (!T)
     return T;
+  return placeInArray(Sizes, Starts, Order, Extent, *T, "sizes");
+}
 
+Expected<const Type *>
+ExpansionBuilder::placeInArray(std::span<const int64_t> Sizes,
+                               std::span<const int64_t> Starts,
+                               ArrayOrder Order, int64_t Extent, const Type *T,
+                               const char *Field) {
+  size_t NDims = Sizes.size();
+  auto Dim = [&](size_t K) {
+    return Order == ArrayOrder::Fortran ? K : NDims - 1 - K;
+  };
   CheckedInt Disp = Starts[Dim(0)];
   CheckedInt Step = 1;
   for (size_t K = 1; K < NDims; ++K) {
@@ -44,8 +55,8 @@ ExpansionBuilder::subarray(std::span<const int64_t> Sizes,
   for (int64_t S : Sizes)
     Total = Total * S;
   if (Disp.overflowed() || Total.overflowed())
-    return overflow("sizes");
-  return place(Disp.value(), Total.value(), *T);
+    return overflow(Field);
+  return place(Disp.value(), Total.value(), T);
 }
 
 Expected<const Type *>
@@ -182,21 +193,8 @@ Expected<const Type *> ExpansionBuilder::darray(
     T = *Next;
   }
 
-  // Start offset of this process's piece, in elements of Old.
-  auto Dim = [&](size_t K) { return Fortran ? K : NDims - 1 - K; };
-  CheckedInt Disp = St[Dim(0)];
-  CheckedInt Step = 1;
-  for (size_t K = 1; K < NDims; ++K) {
-    Step = Step * Gsizes[Dim(K - 1)];
-    Disp = Disp + Step * St[Dim(K)];
-  }
-  Disp = Disp * OrigExtent;
-  CheckedInt Total = OrigExtent;
-  for (int64_t G : Gsizes)
-    Total = Total * G;
-  if (Disp.overflowed() || Total.overflowed())
-    return overflow("gsizes");
-  return place(Disp.value(), Total.value(), T);
+  // St holds the start of this process's piece, in elements of Old.
+  return placeInArray(Gsizes, St, Order, OrigExtent, T, "gsizes");
 }
 
 

@@ -68,6 +68,14 @@ private:
       return Placed;
     return Ctx.getResized(0, Extent, *Placed);
   }
+  /// The last step of both constructions: T, the local piece of an array
+  /// of Sizes elements of Extent bytes whose first element has the
+  /// coordinates Starts, placed at that element's byte offset in a type
+  /// spanning the whole array. Field names the argument on overflow.
+  Expected<const Type *> placeInArray(std::span<const int64_t> Sizes,
+                                      std::span<const int64_t> Starts,
+                                      ArrayOrder Order, int64_t Extent,
+                                      const Type *T, const char *Field);
   Error overflow(const char *Field) {
     return makeError(std::string("field '") + Field +
                      "': the type's size or bounds overflow 64 bits");
