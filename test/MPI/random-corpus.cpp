@@ -18,12 +18,11 @@
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TypeContext.h"
+#include "ddtc/Testing/CommandLine.h"
 #include "ddtc/Testing/RandomType.h"
 
-#include <cerrno>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <optional>
 #include <random>
@@ -45,16 +44,6 @@ struct Options {
 void usage() {
   std::fprintf(stderr, "usage: ddtc-random-corpus N --seed S [--max-depth D] "
                        "OUT.json\n");
-}
-
-bool parseUnsigned(const char *S, uint64_t &V) {
-  char *End = nullptr;
-  errno = 0;
-  unsigned long long X = std::strtoull(S, &End, 10);
-  if (!*S || *End || errno || *S == '-')
-    return false;
-  V = X;
-  return true;
 }
 
 bool parseArgs(int Argc, char **Argv, Options &O) {
