@@ -64,6 +64,8 @@ if config.have_mpi:
     config.substitutions.append(("%ddtc-emit-check-san", os.path.join(config.ddtc_mpi_test_dir, "ddtc-emit-check-san")))
     config.substitutions.append(("%ddtc-emit-check", os.path.join(config.ddtc_mpi_test_dir, "ddtc-emit-check")))
     config.substitutions.append(("%emit-build", "sh " + os.path.join(config.test_source_root, "MPI", "emit-build.sh")))
+    # The random descriptions those tests check (random-corpus.cpp).
+    config.substitutions.append(("%ddtc-random-corpus", os.path.join(config.ddtc_mpi_test_dir, "ddtc-random-corpus")))
 # The trees themselves, for the tests of the CMake package (test/Package),
 # which install from this build and configure projects against it.
 config.substitutions.append(("%ddtc-obj-root", config.ddtc_obj_root))

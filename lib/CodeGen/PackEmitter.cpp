@@ -15,8 +15,9 @@
 // turns into register and vector moves. Index lists become static const
 // arrays next to the kernel. A transpose (Kernel::Tile) is copied tile by
 // tile instead of in typemap order; its range function keeps the typemap
-// order, which a byte range follows anyway. A small prelude holds the helpers that split a
-// byte range over a sequence of equally sized (or tabled) elements.
+// order, which a byte range follows anyway. A prelude, EmittedPrelude.cpp,
+// holds the helpers: the copy of a block, and the split of a byte range
+// over a sequence of equally sized (or tabled) elements.
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/CodeGen/CodeWriter.h"
@@ -110,6 +111,18 @@ std::string hexLiteral(uint64_t V) {
   std::snprintf(Buf, sizeof Buf, "0x%016llxULL",
                 static_cast<unsigned long long>(V));
   return Buf;
+}
+
+/// Prints fixed text (the prelude, the kernel ABI), whose lines end in
+/// '\n', through the writer, which takes one line at a time.
+void printLines(CodeWriter &W, std::string_view Text) {
+  while (!Text.empty()) {
+    size_t End = Text.find('\n');
+    if (End == std::string_view::npos)
+      End = Text.size();
+    W.line(Text.substr(0, End));
+    Text = Text.substr(std::min(End + 1, Text.size()));
+  }
 }
 
 /// "k * 24", or nothing for a stride of 0.
@@ -224,110 +237,10 @@ void SourcePrinter::markRanges() {
 }
 
 void SourcePrinter::printPrelude() {
-  static const char *const Prelude[] = {
-      "typedef std::ptrdiff_t Off;",
-      "",
-      "// Moves N bytes between the user's buffer and the packed stream: to the",
-      "// stream when packing, from it when unpacking. N is a constant almost",
-      "// everywhere, and the compiler turns such a copy into register moves.",
-      "template <bool Pack> inline void xfer(char *Buf, char *Packed, std::size_t N) {",
-      "  if (Pack)",
-      "    std::memcpy(Packed, Buf, N);",
-      "  else",
-      "    std::memcpy(Buf, Packed, N);",
-      "}",
-      "",
-      "// The same for a constant N above 256 bytes, as a call of the C library's",
-      "// memcpy: g++ would expand it as `rep movsq`, slow to start, and the",
-      "// library's vector loop is faster than any inline expansion there. The",
-      "// volatile zero hides the constant from the compiler.",
-      "template <bool Pack> inline void xferLong(char *Buf, char *Packed, std::size_t N) {",
-      "  static volatile std::size_t OpaqueZero = 0;",
-      "  xfer<Pack>(Buf, Packed, N + OpaqueZero);",
-      "}",
-      "",
-      "// Asks for the line at Buf ahead of its use, to be read (pack) or",
-      "// written (unpack): table walks, whose addresses the hardware cannot",
-      "// guess. A hint only, and only where the compiler has the builtin.",
-      "template <bool Pack> inline void prefetch(const char *Buf) {",
-      "#if defined(__GNUC__) || defined(__clang__)",
-      "  __builtin_prefetch(Buf, Pack ? 0 : 1);",
-      "#else",
-      "  (void)Buf;",
-      "#endif",
-      "}",
-      "",
-      "// Packs bytes [F, L) of a sequence of elements of E packed bytes each:",
-      "// Whole(k, P) packs element k, Part(k, P, A, Z) its bytes [A, Z); both",
-      "// return the end of what they wrote.",
-      "template <class WholeFn, class PartFn>",
-      "inline char *rangeOf(std::size_t E, std::size_t F, std::size_t L, char *P,",
-      "                     WholeFn Whole, PartFn Part) {",
-      "  Off K = Off(F / E);",
-      "  std::size_t A = F % E;",
-      "  while (F < L) {",
-      "    std::size_t Z = L - F < E - A ? A + (L - F) : E;",
-      "    P = A == 0 && Z == E ? Whole(K, P) : Part(K, P, A, Z);",
-      "    F += Z - A;",
-      "    A = 0;",
-      "    ++K;",
-      "  }",
-      "  return P;",
-      "}",
-      "",
-      "// The same for elements of different sizes: element k holds the packed",
-      "// bytes [Starts[k], Starts[k + 1]).",
-      "template <class WholeFn, class PartFn>",
-      "inline char *rangeOfTable(const std::size_t *Starts, std::size_t N,",
-      "                          std::size_t F, std::size_t L, char *P,",
-      "                          WholeFn Whole, PartFn Part) {",
-      "  Off K = Off(std::upper_bound(Starts, Starts + N + 1, F) - Starts) - 1;",
-      "  while (F < L) {",
-      "    std::size_t S = Starts[K], E = Starts[K + 1] - S, A = F - S;",
-      "    std::size_t Z = L - F < E - A ? A + (L - F) : E;",
-      "    P = A == 0 && Z == E ? Whole(K, P) : Part(K, P, A, Z);",
-      "    F += Z - A;",
-      "    ++K;",
-      "  }",
-      "  return P;",
-      "}",
-      "",
-      "// A contiguous block of an instance: byte offset and length.",
-      "struct Run {",
-      "  Off Offset;",
-      "  std::size_t Length;",
-      "};",
-      "",
-      "// Packs bytes [F, L) of the packed stream of a list of N runs.",
-      "template <class RunT>",
-      "inline char *rangeRuns(char *B, char *P, std::size_t F, std::size_t L,",
-      "                       const RunT *R, std::size_t N) {",
-      "  std::size_t S = 0;",
-      "  for (std::size_t I = 0; I < N && S < L; S += R[I].Length, ++I) {",
-      "    std::size_t A = F > S ? F - S : 0;",
-      "    std::size_t Z = L - S < R[I].Length ? L - S : R[I].Length;",
-      "    if (A < Z) {",
-      "      xfer<true>(B + (R[I].Offset + Off(A)), P, Z - A);",
-      "      P += Z - A;",
-      "    }",
-      "  }",
-      "  return P;",
-      "}",
-      "",
-      "// Intersects the requested bytes [F, L) with the part [S, E) of a packed",
-      "// stream; on overlap, sets [Lo, Hi) to the intersection relative to S.",
-      "template <class SizeT>",
-      "inline bool clip(SizeT F, SizeT L, SizeT S, SizeT E, SizeT &Lo, SizeT &Hi) {",
-      "  if (F >= E || L <= S)",
-      "    return false;",
-      "  Lo = F > S ? F - S : 0;",
-      "  Hi = (L < E ? L : E) - S;",
-      "  return true;",
-      "}",
-      "",
-  };
-  for (const char *Line : Prelude)
-    W.line(Line);
+  static const char Prelude[] =
+#include "EmittedPrelude.inc"
+      ;
+  printLines(W, Prelude);
 }
 
 void SourcePrinter::printKernel(const Kernel &K) {
@@ -699,14 +612,7 @@ void SourcePrinter::printKernelABI() {
   std::string_view Text(Header);
   size_t Start = Text.find("#ifndef DDTC_KERNEL_ABI");
   assert(Start != std::string_view::npos && "KernelABI.h lost its guard");
-  Text = Text.substr(Start);
-  while (!Text.empty()) {
-    size_t End = Text.find('\n');
-    if (End == std::string_view::npos)
-      End = Text.size();
-    W.line(std::string(Text.substr(0, End)));
-    Text = Text.substr(std::min(End + 1, Text.size()));
-  }
+  printLines(W, Text.substr(Start));
 }
 
 void SourcePrinter::printKernelTable() {

@@ -71,6 +71,10 @@ private:
       return makeError(Message);
     return makeError("field '" + Path + "': " + Message);
   }
+  static Error tooDeep(const std::string &Path) {
+    return error(Path, "types nested more than " +
+                           std::to_string(MaxTypeDepth) + " levels deep");
+  }
   static std::string join(const std::string &Path, std::string_view Field) {
     return Path.empty() ? std::string(Field) : Path + "." + std::string(Field);
   }
@@ -116,8 +120,13 @@ Expected<const Type *> Reader::readTypeRef(const Json &J,
     const std::string &Name = J.get_ref<const std::string &>();
     if (std::optional<PredefinedId> Id = lookupPredefined(Name))
       return static_cast<const Type *>(Ctx.getPredefined(*Id));
-    if (const NamedType *N = M.lookup(Name))
+    if (const NamedType *N = M.lookup(Name)) {
+      // A chain of named types can be too deep without any deep JSON; said
+      // here, the message names the field (TypeContext's would not).
+      if (N->T->getLayout().Depth >= MaxTypeDepth)
+        return tooDeep(Path);
       return N->T;
+    }
     return error(Path, "'" + Name +
                            "' is neither a predefined type nor a type defined "
                            "earlier in the file");
@@ -131,9 +140,11 @@ Expected<const Type *> Reader::readTypeRef(const Json &J,
 Expected<const Type *> Reader::readTypeObject(const Json &J,
                                               const std::string &Path,
                                               unsigned Depth, bool Named) {
-  if (Depth > MaxTypeDepth)
-    return error(Path, "types nested more than " +
-                           std::to_string(MaxTypeDepth) + " levels deep");
+  // A constructor Depth objects below the named type makes that type at
+  // least Depth + 1 levels deep: refused here, with the path, rather than
+  // by TypeContext once built, without one.
+  if (Depth >= MaxTypeDepth)
+    return tooDeep(Path);
   auto KindIt = J.find("kind");
   if (KindIt == J.end())
     return error(join(Path, "kind"), "missing");

@@ -2,10 +2,9 @@
 //
 // The pack plan (lib/CodeGen/PackPlan.cpp) of a valid type decoded from
 // the bytes, and of its normal form, is interpreted in-process the way
-// PackEmitter.cpp prints it -- runs, segments with their strided or tabled
-// elements and repetitions, dense children, tiled transposes -- into the
-// byte ranges pack copies, in packed order; for two instances, they must be
-// the typemap's byte runs (TypemapWalker), byte for byte. Every plan shape
+// PackEmitter.cpp prints it (ddtc/Testing/PlanInterpreter.h) into the byte
+// ranges pack copies, in packed order; for two instances, they must be the
+// typemap's byte runs (TypemapWalker), byte for byte. Every plan shape
 // the emitter can produce is reached by some type: small tiling and
 // unrolling thresholds make the decoded types exercise them.
 //
@@ -14,68 +13,15 @@
 
 #include "ddtc/CodeGen/PackPlan.h"
 #include "ddtc/IR/TextForm.h"
-#include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/Passes/Normalizer.h"
-#include "ddtc/Support/CheckedInt.h"
+#include "ddtc/Testing/PlanInterpreter.h"
 
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 
 using namespace ddtc;
 
 namespace {
-
-/// Appends what copying one instance at Base moves, in packed order, with
-/// adjacent ranges merged.
-void append(std::vector<ByteBlock> &Out, int64_t Offset, int64_t Length) {
-  if (Length == 0)
-    return;
-  if (!Out.empty() &&
-      wrappingAdd(Out.back().Offset, Out.back().Length) == Offset)
-    Out.back().Length += Length;
-  else
-    Out.push_back({Offset, Length});
-}
-
-void interpret(const Kernel &K, int64_t Base, std::vector<ByteBlock> &Out) {
-  switch (K.Shape) {
-  case KernelShape::Empty:
-    return;
-  case KernelShape::Block:
-  case KernelShape::Runs:
-    for (const ByteBlock &R : K.Runs)
-      append(Out, wrappingAdd(Base, R.Offset), R.Length);
-    return;
-  case KernelShape::Loops:
-    break;
-  }
-  if (K.tiled()) {
-    // Block (c, r) lands at packed position c * Rows + r.
-    const Tiling &T = K.Tile;
-    std::map<uint64_t, int64_t> ByPosition;
-    for (uint64_t C = 0; C < T.Columns; ++C)
-      for (uint64_t R = 0; R < T.Rows; ++R)
-        ByPosition[C * T.Rows + R] = wrappingAdd(
-            wrappingAdd(Base, wrappingMul(int64_t(C), T.ColumnStride)),
-            wrappingAdd(wrappingMul(int64_t(R), T.RowStride), T.Offset));
-    for (const auto &[Position, Offset] : ByPosition)
-      append(Out, Offset, T.BlockBytes);
-    return;
-  }
-  for (const Segment &S : K.Segments)
-    for (uint64_t I = 0; I < S.Count; ++I) {
-      int64_t At = wrappingAdd(Base, S.dispAt(I));
-      int64_t Reps = S.repsAt(I);
-      if (S.DenseChild) {
-        append(Out, wrappingAdd(At, S.Child->lb()), Reps * S.Child->size());
-        continue;
-      }
-      for (int64_t R = 0; R < Reps; ++R)
-        interpret(*S.ChildKernel,
-                  wrappingAdd(At, wrappingMul(R, S.Child->extent())), Out);
-    }
-}
 
 void check(const Type *T, const Type *Shown) {
   constexpr uint64_t Instances = 2;
@@ -85,14 +31,9 @@ void check(const Type *T, const Type *Shown) {
   Options.TileColumns = 3;
   Options.TileRows = 2;
   PackPlan Plan(Options);
-  const Kernel &K = Plan.getKernel(T);
-  std::vector<ByteBlock> Planned;
-  for (uint64_t I = 0; I < Instances; ++I)
-    interpret(K, wrappingMul(int64_t(I), T->extent()), Planned);
-  std::vector<ByteBlock> Walked;
-  TypemapWalker Walker(T, Instances, WalkMode::Bytes);
-  for (TypemapRun Run; Walker.next(Run);)
-    append(Walked, Run.Offset, Run.Length);
+  std::vector<ByteBlock> Planned =
+      interpretPlan(Plan.getKernel(T), T->extent(), Instances);
+  std::vector<ByteBlock> Walked = typemapBytes(T, Instances);
   if (Planned != Walked) {
     size_t I = 0;
     while (I < Planned.size() && I < Walked.size() && Planned[I] == Walked[I])

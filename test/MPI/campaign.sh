@@ -29,7 +29,8 @@ if [ "${1:-}" = --batch ]; then
     dir="$CAMPAIGN_OUT/$name.work"
     check="$CAMPAIGN_BUILD/test/MPI/ddtc-emit-check"
     mkdir -p "$dir"
-    { "$check" --write-random "$count" --seed "$seed" "$dir/t.json" &&
+    { "$CAMPAIGN_BUILD/test/MPI/ddtc-random-corpus" "$count" --seed "$seed" \
+        "$dir/t.json" &&
       "$CAMPAIGN_BUILD/tools/ddtc/ddtc" emit "$dir/t.json" -o "$dir/t" &&
       sh "$here/emit-build.sh" "$dir/t" &&
       mpiexec.mpich -n 1 "$check" --quiet "$dir/t.json" "$dir/t.so"; } \
@@ -48,7 +49,8 @@ CAMPAIGN_OUT=$(cd "$2" && pwd)
 export CAMPAIGN_BUILD CAMPAIGN_OUT
 types=${3:-100000}
 jobs=${4:-$(nproc)}
-for tool in test/MPI/ddtc-oracle test/MPI/ddtc-emit-check tools/ddtc/ddtc; do
+for tool in test/MPI/ddtc-oracle test/MPI/ddtc-emit-check \
+    test/MPI/ddtc-random-corpus tools/ddtc/ddtc; do
   [ -x "$CAMPAIGN_BUILD/$tool" ] || {
     echo "campaign.sh: $CAMPAIGN_BUILD/$tool: not built" >&2
     exit 2

@@ -67,6 +67,7 @@
 #include "ddtc/IR/Verifier.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"
+#include "ddtc/Testing/CommandLine.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include "ddtc/MPI/PredefinedHandles.h"
@@ -365,18 +366,6 @@ void usage() {
                "usage: ddtc-oracle [--no-pad-mask] [--verbose] FILE...\n"
                "       ddtc-oracle [--no-pad-mask] [--verbose] --random N "
                "--seed S [--max-depth D]\n");
-}
-
-bool parseUnsigned(const char *S, uint64_t &V) {
-  if (!*S)
-    return false;
-  char *End = nullptr;
-  errno = 0;
-  unsigned long long X = std::strtoull(S, &End, 10);
-  if (*End || errno || *S == '-')
-    return false;
-  V = X;
-  return true;
 }
 
 /// Returns false on a usage error.

@@ -43,9 +43,8 @@
 //       --strict-bounds  see `build` above
 //       --build-only  check ddtc_NAME_build only, without packing (for
 //                types too large to pack)
-//   ddtc-emit-check --write-random N --seed S [--max-depth D] OUT.json
-//       writes N random types (RandomType.h), named random0 ..., as a
-//       description file
+// The random descriptions it checks are written by ddtc-random-corpus
+// (random-corpus.cpp).
 //
 // Output: `ok NAME`, `MISMATCH NAME: ...` and `SKIP NAME: ...` lines, then
 // `emit-check: N types, M mismatches` (+ ", K compared with the typemap
@@ -54,13 +53,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/Reader/ReadFile.h"
-#include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/Support/Address.h"
-#include "ddtc/Testing/RandomType.h"
 
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/TypeBuilder.h"
@@ -71,13 +68,11 @@
 #include <dlfcn.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <random>
 #include <string>
@@ -539,38 +534,17 @@ struct Options {
   bool StrictBounds = false;
   bool BuildOnly = false;
   std::vector<std::string> Positional;
-  uint64_t RandomCount = 0;
-  bool WriteRandom = false;
-  uint64_t Seed = 0;
-  bool HaveSeed = false;
-  unsigned MaxDepth = RandomTypeOptions().MaxDepth;
 };
 
 void usage() {
   std::fprintf(stderr,
                "usage: ddtc-emit-check [--quiet] [--exact] [--strict-bounds] "
-               "[--build-only] FILE LIBRARY.so\n"
-               "       ddtc-emit-check --write-random N --seed S "
-               "[--max-depth D] OUT.json\n");
-}
-
-bool parseUnsigned(const char *S, uint64_t &V) {
-  char *End = nullptr;
-  errno = 0;
-  unsigned long long X = std::strtoull(S, &End, 10);
-  if (!*S || *End || errno || *S == '-')
-    return false;
-  V = X;
-  return true;
+               "[--build-only] FILE LIBRARY.so\n");
 }
 
 bool parseArgs(int Argc, char **Argv, Options &O) {
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
-    uint64_t V = 0;
-    auto Value = [&] {
-      return I + 1 < Argc && parseUnsigned(Argv[++I], V);
-    };
     if (A == "--quiet") {
       O.Quiet = true;
     } else if (A == "--exact") {
@@ -579,20 +553,6 @@ bool parseArgs(int Argc, char **Argv, Options &O) {
       O.StrictBounds = true;
     } else if (A == "--build-only") {
       O.BuildOnly = true;
-    } else if (A == "--write-random") {
-      if (!Value())
-        return false;
-      O.WriteRandom = true;
-      O.RandomCount = V;
-    } else if (A == "--seed") {
-      if (!Value())
-        return false;
-      O.Seed = V;
-      O.HaveSeed = true;
-    } else if (A == "--max-depth") {
-      if (!Value() || V > 64)
-        return false;
-      O.MaxDepth = static_cast<unsigned>(V);
     } else if (A.size() > 1 && A[0] == '-') {
       std::fprintf(stderr, "ddtc-emit-check: unknown option %s\n", A.c_str());
       return false;
@@ -600,27 +560,7 @@ bool parseArgs(int Argc, char **Argv, Options &O) {
       O.Positional.push_back(A);
     }
   }
-  if (O.WriteRandom)
-    return O.HaveSeed && O.Positional.size() == 1;
   return O.Positional.size() == 2;
-}
-
-int writeRandom(const Options &O) {
-  TypeContext Ctx;
-  Module M(Ctx);
-  RandomTypeOptions RO;
-  RO.MaxDepth = O.MaxDepth;
-  std::mt19937_64 Rng(O.Seed);
-  for (uint64_t I = 0; I < O.RandomCount; ++I)
-    M.types().push_back({"random" + std::to_string(I), randomType(Ctx, Rng, RO), {}});
-  std::ofstream Out(O.Positional[0], std::ios::binary | std::ios::trunc);
-  Out << writeDescription(M);
-  if (!Out.flush()) {
-    std::fprintf(stderr, "ddtc-emit-check: cannot write %s\n",
-                 O.Positional[0].c_str());
-    return ExitFail;
-  }
-  return ExitOk;
 }
 
 int run(const Options &O, const std::vector<MPI_Datatype> &Handles) {
@@ -674,9 +614,6 @@ int main(int argc, char **argv) {
     usage();
     return ExitUsage;
   }
-  if (O.WriteRandom)
-    return writeRandom(O);
-
   return runWithMpi(argc, argv, "ddtc-emit-check",
                     [&](const std::vector<MPI_Datatype> &Handles) {
                       return run(O, Handles);

@@ -1,0 +1,126 @@
+//===- lib/CodeGen/EmittedPrelude.cpp - Helpers of every PREFIX.cpp -------===//
+//
+// Not part of ddtc: the text between the two marker lines below is printed
+// verbatim at the top of every PREFIX.cpp that `ddtc emit` writes, inside
+// its anonymous namespace (PackEmitter.cpp, SourcePrinter::printPrelude).
+// CMake turns it into a string literal at configure time
+// (lib/CodeGen/CMakeLists.txt), so that the helpers can be read, edited and
+// compiled here as C++ rather than as lines of string literals;
+// test/CodeGen/prelude.test compiles this file as it stands.
+//
+// The includes and the namespace around the markers are the ones the
+// emitter prints before and after the prelude. Everything between the
+// markers is emitted code: it must compile as C++11 without a warning
+// (-Wall -Wextra -Wpedantic), use nothing but the standard library, and any
+// change to it changes every emitted file.
+//
+//===----------------------------------------------------------------------===//
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+
+namespace {
+
+// ddtc-prelude-begin
+typedef std::ptrdiff_t Off;
+
+// Moves N bytes between the user's buffer and the packed stream: to the
+// stream when packing, from it when unpacking. N is a constant almost
+// everywhere, and the compiler turns such a copy into register moves.
+template <bool Pack> inline void xfer(char *Buf, char *Packed, std::size_t N) {
+  if (Pack)
+    std::memcpy(Packed, Buf, N);
+  else
+    std::memcpy(Buf, Packed, N);
+}
+
+// The same for a constant N above 256 bytes, as a call of the C library's
+// memcpy: g++ would expand it as `rep movsq`, slow to start, and the
+// library's vector loop is faster than any inline expansion there. The
+// volatile zero hides the constant from the compiler.
+template <bool Pack> inline void xferLong(char *Buf, char *Packed, std::size_t N) {
+  static volatile std::size_t OpaqueZero = 0;
+  xfer<Pack>(Buf, Packed, N + OpaqueZero);
+}
+
+// Asks for the line at Buf ahead of its use, to be read (pack) or
+// written (unpack): table walks, whose addresses the hardware cannot
+// guess. A hint only, and only where the compiler has the builtin.
+template <bool Pack> inline void prefetch(const char *Buf) {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(Buf, Pack ? 0 : 1);
+#else
+  (void)Buf;
+#endif
+}
+
+// Packs bytes [F, L) of a sequence of elements of E packed bytes each:
+// Whole(k, P) packs element k, Part(k, P, A, Z) its bytes [A, Z); both
+// return the end of what they wrote.
+template <class WholeFn, class PartFn>
+inline char *rangeOf(std::size_t E, std::size_t F, std::size_t L, char *P,
+                     WholeFn Whole, PartFn Part) {
+  Off K = Off(F / E);
+  std::size_t A = F % E;
+  while (F < L) {
+    std::size_t Z = L - F < E - A ? A + (L - F) : E;
+    P = A == 0 && Z == E ? Whole(K, P) : Part(K, P, A, Z);
+    F += Z - A;
+    A = 0;
+    ++K;
+  }
+  return P;
+}
+
+// The same for elements of different sizes: element k holds the packed
+// bytes [Starts[k], Starts[k + 1]).
+template <class WholeFn, class PartFn>
+inline char *rangeOfTable(const std::size_t *Starts, std::size_t N,
+                          std::size_t F, std::size_t L, char *P,
+                          WholeFn Whole, PartFn Part) {
+  Off K = Off(std::upper_bound(Starts, Starts + N + 1, F) - Starts) - 1;
+  while (F < L) {
+    std::size_t S = Starts[K], E = Starts[K + 1] - S, A = F - S;
+    std::size_t Z = L - F < E - A ? A + (L - F) : E;
+    P = A == 0 && Z == E ? Whole(K, P) : Part(K, P, A, Z);
+    F += Z - A;
+    ++K;
+  }
+  return P;
+}
+
+// A contiguous block of an instance: byte offset and length.
+struct Run {
+  Off Offset;
+  std::size_t Length;
+};
+
+// Packs bytes [F, L) of the packed stream of a list of N runs.
+template <class RunT>
+inline char *rangeRuns(char *B, char *P, std::size_t F, std::size_t L,
+                       const RunT *R, std::size_t N) {
+  std::size_t S = 0;
+  for (std::size_t I = 0; I < N && S < L; S += R[I].Length, ++I) {
+    std::size_t A = F > S ? F - S : 0;
+    std::size_t Z = L - S < R[I].Length ? L - S : R[I].Length;
+    if (A < Z) {
+      xfer<true>(B + (R[I].Offset + Off(A)), P, Z - A);
+      P += Z - A;
+    }
+  }
+  return P;
+}
+
+// Intersects the requested bytes [F, L) with the part [S, E) of a packed
+// stream; on overlap, sets [Lo, Hi) to the intersection relative to S.
+template <class SizeT>
+inline bool clip(SizeT F, SizeT L, SizeT S, SizeT E, SizeT &Lo, SizeT &Hi) {
+  if (F >= E || L <= S)
+    return false;
+  Lo = F > S ? F - S : 0;
+  Hi = (L < E ? L : E) - S;
+  return true;
+}
+
+// ddtc-prelude-end
+} // namespace
