@@ -97,8 +97,7 @@ static void copySeed000(Seed000Layout L, int A, int *Typed, size_t Count,
   case Seed000Layout::AltRep: {    // A - 1 at 0, A + 1 at R1; unit R1 + R2
     int A1 = A - 1, A2 = A + 1;
     int D = A + 1;
-    int E = L == Seed000Layout::Alternating ? (A + 1) + (A + 3)
-                                            : (A + 1) + A2;
+    int E = L == Seed000Layout::Alternating ? (A + 1) + (A + 3) : (A + 1) + A2;
     for (size_t I = 0; I < Count; ++I) {
       int *U = Typed + I * E;
       for (int J = 0; J < A1; ++J)

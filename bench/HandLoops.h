@@ -30,16 +30,16 @@ void packBlocks(const Block *Blocks, size_t NumBlocks, int64_t Extent,
 void unpackBlocks(const Block *Blocks, size_t NumBlocks, int64_t Extent,
                   const char *In, size_t Count, char *Out);
 
-/// The seed-000 (docs/design.md#references) layouts (Carpen-Amarie, Hunold, Traeff), MPI_INT elements,
-/// as nested element loops: "tiled", "block", "alternating", "altrep",
-/// "rowcol" for blocksize A, as test/Passes/Inputs/seed000.py defines them.
+/// The seed-000 (docs/design.md#references) layouts (Carpen-Amarie, Hunold,
+/// Traeff), MPI_INT elements, as nested element loops: "tiled", "block",
+/// "alternating", "altrep", "rowcol" for blocksize A, as
+/// test/Passes/Inputs/seed000.py defines them.
 enum class Seed000Layout { Tiled, Block, Alternating, AltRep, RowCol };
 
 /// Parses a type name GROUP_A<n> (e.g. "tiled_A10"); false if it is not one.
 bool parseSeed000Name(const std::string &Name, Seed000Layout &L, int &A);
 
-void packSeed000(Seed000Layout L, int A, const int *In, size_t Count,
-                 int *Out);
+void packSeed000(Seed000Layout L, int A, const int *In, size_t Count, int *Out);
 void unpackSeed000(Seed000Layout L, int A, const int *In, size_t Count,
                    int *Out);
 

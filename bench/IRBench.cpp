@@ -6,9 +6,9 @@
 // merge, and the cost of reading and measuring a large indexed_block.
 //
 //===----------------------------------------------------------------------===//
-#include "ddtc/Reader/FormatReader.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"
+#include "ddtc/Reader/FormatReader.h"
 
 #include <benchmark/benchmark.h>
 
@@ -20,7 +20,8 @@ using namespace ddtc;
 namespace {
 
 /// Walks T once per iteration and reports runs per second.
-void walkBenchmark(benchmark::State &State, const Type *T, int64_t RunsPerWalk) {
+void walkBenchmark(benchmark::State &State, const Type *T,
+                   int64_t RunsPerWalk) {
   int64_t Runs = 0;
   for (auto _ : State) {
     TypemapWalker W(T, 1, WalkMode::Bytes);
@@ -31,8 +32,8 @@ void walkBenchmark(benchmark::State &State, const Type *T, int64_t RunsPerWalk) 
     benchmark::DoNotOptimize(Sum);
     Runs += RunsPerWalk;
   }
-  State.counters["runs/s"] =
-      benchmark::Counter(static_cast<double>(Runs), benchmark::Counter::kIsRate);
+  State.counters["runs/s"] = benchmark::Counter(static_cast<double>(Runs),
+                                                benchmark::Counter::kIsRate);
 }
 
 /// vector(count, 1, 2, MPI_INT): one 4-byte run per element.
@@ -43,7 +44,10 @@ void BM_WalkVector(benchmark::State &State) {
       *Ctx.getVector(Count, 1, 2, Ctx.getPredefined(PredefinedId::Int));
   walkBenchmark(State, V, Count);
 }
-BENCHMARK(BM_WalkVector)->Arg(1 << 20)->Arg(1 << 24)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WalkVector)
+    ->Arg(1 << 20)
+    ->Arg(1 << 24)
+    ->Unit(benchmark::kMillisecond);
 
 /// The same walk through a two-level tree: vector of hvector of double.
 void BM_WalkNested(benchmark::State &State) {

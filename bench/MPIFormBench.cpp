@@ -12,7 +12,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/Engine/MPIForm.h"
-#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
@@ -20,6 +19,7 @@
 #include "ddtc/MPI/PackTimer.h"
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/Passes/Normalizer.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include <mpi.h>
@@ -109,8 +109,7 @@ int run(const Options &O, const std::vector<MPI_Datatype> &Predefined) {
   RO.MaxCount = 6;
   RO.MaxBlockLength = 6;
   for (unsigned I = 0; I < O.Random; ++I)
-    AddCase("random", "random" + std::to_string(I),
-            randomType(Ctx, Rng, RO));
+    AddCase("random", "random" + std::to_string(I), randomType(Ctx, Rng, RO));
 
   PackTimerOptions Timer;
   std::vector<Row> Rows;
@@ -174,13 +173,13 @@ int run(const Options &O, const std::vector<MPI_Datatype> &Predefined) {
 
   if (!O.Json.empty()) {
     std::ofstream Out(O.Json);
-    Out << "{\"engine\": " << jsonString(Costs->Engine) << ", \"runs\": "
-        << O.Runs << ", \"rows\": [\n";
+    Out << "{\"engine\": " << jsonString(Costs->Engine)
+        << ", \"runs\": " << O.Runs << ", \"rows\": [\n";
     for (size_t I = 0; I < Rows.size(); ++I) {
       const Row &R = Rows[I];
       Out << "  {\"set\": " << jsonString(R.C->Set)
-          << ", \"type\": " << jsonString(R.C->Name) << ", \"count\": "
-          << R.Count << ", \"given_ns\": " << R.GivenNs
+          << ", \"type\": " << jsonString(R.C->Name)
+          << ", \"count\": " << R.Count << ", \"given_ns\": " << R.GivenNs
           << ", \"normal_speedup\": " << R.NormalRatio
           << ", \"form_speedup\": " << R.FormRatio
           << ", \"form\": " << jsonString(R.C->Form.Chosen.Origin)
@@ -227,10 +226,9 @@ int main(int Argc, char **Argv) {
     else if (A == "--engine")
       O.Engine = Value();
     else if (!A.empty() && A[0] == '-') {
-      std::fprintf(stderr,
-                   "usage: ddtc-mpiform-bench [FILE...] [--random N] "
-                   "[--seed S] [--runs R] [--engine mpich|TABLE] "
-                   "[--json OUT]\n");
+      std::fprintf(stderr, "usage: ddtc-mpiform-bench [FILE...] [--random N] "
+                           "[--seed S] [--runs R] [--engine mpich|TABLE] "
+                           "[--json OUT]\n");
       return 2;
     } else
       O.Files.push_back(A);

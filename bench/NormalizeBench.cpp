@@ -9,10 +9,10 @@
 // reporting a time.
 //
 //===----------------------------------------------------------------------===//
-#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/Passes/Normalizer.h"
+#include "ddtc/Reader/ReadFile.h"
 
 #include <benchmark/benchmark.h>
 
@@ -88,9 +88,11 @@ void registerCorpus() {
   std::sort(Files.begin(), Files.end());
   for (const std::filesystem::path &F : Files) {
     for (bool Full : {false, true}) {
-      std::string Name = std::string(Full ? "BM_Normalize/" : "BM_Canonicalize/") +
-                         F.stem().string();
-      benchmark::RegisterBenchmark(Name.c_str(), [F, Full](benchmark::State &S) {
+      std::string Name =
+          std::string(Full ? "BM_Normalize/" : "BM_Canonicalize/") +
+          F.stem().string();
+      benchmark::RegisterBenchmark(Name.c_str(), [F,
+                                                  Full](benchmark::State &S) {
         // Read once: timing pauses cost more than canonicalizing a type.
         // Fresh canonicalizers have empty memo tables; the nodes they
         // create exist after the first iteration, as in a long-running tool.
@@ -104,7 +106,8 @@ void registerCorpus() {
           Canonicalizer C(Ctx);
           Normalizer N(Ctx);
           for (const NamedType &T : M.types())
-            benchmark::DoNotOptimize(Full ? N.normalize(T.T) : C.canonicalize(T.T));
+            benchmark::DoNotOptimize(Full ? N.normalize(T.T)
+                                          : C.canonicalize(T.T));
         }
         S.counters["types"] = double(M.types().size());
       })->Unit(benchmark::kMicrosecond);

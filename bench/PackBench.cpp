@@ -14,8 +14,9 @@
 //            application would build)
 //   mpi-n    MPI_Pack with the normalized type ddtc_NAME_build makes
 //   hand     a hand-written loop (HandLoops.h): nested element loops for
-//            the seed-000 (docs/design.md#references) layouts (names GROUP_A<n>), otherwise one memcpy
-//            per block of the flattened block list
+//            the seed-000 (docs/design.md#references) layouts (names
+//            GROUP_A<n>), otherwise one memcpy per block of the flattened block
+//            list
 //   memcpy   one memcpy of the packed size
 //   memcpy-L one memcpy of (64 * L + P) / 2 bytes, L the distinct cache
 //            lines the message touches in its typed buffer and P its packed
@@ -39,7 +40,8 @@
 //
 // Usage:
 //   ddtc-pack-bench [--reps N] [--min-ms T] [--target-bytes B] [--count N]
-//                   [--max-footprint B] [--best] FILE LIBRARY.so [FILE LIBRARY.so...]
+//                   [--max-footprint B] [--best] FILE LIBRARY.so [FILE
+//                   LIBRARY.so...]
 //
 // Output: JSON on stdout (one object per type; bench/pack-report.py turns
 // one or more such files into the tables of docs/performance.md), and a
@@ -49,10 +51,10 @@
 #include "HandLoops.h"
 #include "Roofline.h"
 
-#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"
+#include "ddtc/Reader/ReadFile.h"
 
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/TypeBuilder.h"
@@ -110,9 +112,9 @@ struct Emitted {
 class Library {
 public:
   explicit Library(const std::string &Path)
-      : H(dlopen((Path.find('/') == std::string::npos ? "./" + Path : Path)
-                     .c_str(),
-                 RTLD_NOW | RTLD_LOCAL)) {
+      : H(dlopen(
+            (Path.find('/') == std::string::npos ? "./" + Path : Path).c_str(),
+            RTLD_NOW | RTLD_LOCAL)) {
     if (!H)
       fail(dlerror());
   }
@@ -122,8 +124,8 @@ public:
 
   Emitted lookup(const std::string &Name) {
     Emitted E;
-    E.PackedSize = reinterpret_cast<decltype(E.PackedSize)>(
-        get(Name, "_packed_size"));
+    E.PackedSize =
+        reinterpret_cast<decltype(E.PackedSize)>(get(Name, "_packed_size"));
     E.Pack = reinterpret_cast<decltype(E.Pack)>(get(Name, "_pack"));
     E.Unpack = reinterpret_cast<decltype(E.Unpack)>(get(Name, "_unpack"));
     E.Build = reinterpret_cast<decltype(E.Build)>(get(Name, "_build"));
@@ -197,8 +199,8 @@ public:
   /// Byte 0 of the typemap's coordinates: the first 64-aligned address at
   /// least -Lo bytes into the allocation, so that base + Lo is inside it.
   uint8_t *base() {
-    uintptr_t B = reinterpret_cast<uintptr_t>(Mem.data()) -
-                  static_cast<uintptr_t>(Lo);
+    uintptr_t B =
+        reinterpret_cast<uintptr_t>(Mem.data()) - static_cast<uintptr_t>(Lo);
     return reinterpret_cast<uint8_t *>((B + 63) / 64 * 64);
   }
   Bytes &bytes() { return Mem; }
@@ -425,7 +427,8 @@ Row benchType(const std::string &Name, const Type *T, Library &Lib,
   Ms.push_back({"mpi_pack", [&] { MpiPack(MpiType, Out.data()); }});
   Ms.push_back({"mpi_n_pack", [&] { MpiPack(NormType, Out.data()); }});
   Ms.push_back({"hand_pack", [&] { HandPack(Out.data()); }});
-  Ms.push_back({"memcpy", [&] { std::memcpy(Copy.data(), Ref.data(), Packed); }});
+  Ms.push_back(
+      {"memcpy", [&] { std::memcpy(Copy.data(), Ref.data(), Packed); }});
   Ms.push_back({"memcpy_L", [&] {
                   std::memcpy(LinesTo.data(), LinesFrom.data(), MemcpyBytes);
                 }});
@@ -545,22 +548,23 @@ int main(int argc, char **argv) {
                  "[FILE LIBRARY.so...]\n");
     return 2;
   }
-  return runWithMpi(argc, argv, "ddtc-pack-bench",
-                    [&](const std::vector<MPI_Datatype> &Handles) {
-    MpiBuilder Builder(Handles);
-    std::vector<Row> Rows;
-    for (size_t F = 0; F < O.Positional.size(); F += 2) {
-      TypeContext Ctx;
-      Module M(Ctx);
-      if (Error Err = readAnyDescriptionFile(O.Positional[F], M))
-        fail(Err.message());
-      Library Lib(O.Positional[F + 1]);
-      for (const NamedType &N : M.types()) {
-        Rows.push_back(benchType(N.Name, N.T, Lib, Builder, O));
-        std::fprintf(stderr, "done %s\n", N.Name.c_str());
-      }
-    }
-    printJson(Rows, O);
-    return 0;
-  });
+  return runWithMpi(
+      argc, argv, "ddtc-pack-bench",
+      [&](const std::vector<MPI_Datatype> &Handles) {
+        MpiBuilder Builder(Handles);
+        std::vector<Row> Rows;
+        for (size_t F = 0; F < O.Positional.size(); F += 2) {
+          TypeContext Ctx;
+          Module M(Ctx);
+          if (Error Err = readAnyDescriptionFile(O.Positional[F], M))
+            fail(Err.message());
+          Library Lib(O.Positional[F + 1]);
+          for (const NamedType &N : M.types()) {
+            Rows.push_back(benchType(N.Name, N.T, Lib, Builder, O));
+            std::fprintf(stderr, "done %s\n", N.Name.c_str());
+          }
+        }
+        printJson(Rows, O);
+        return 0;
+      });
 }

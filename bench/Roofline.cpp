@@ -84,8 +84,8 @@ LineCount countLines(std::span<const Block> Instance, int64_t Extent,
 
 int64_t boundBytes(const LineCount &C, int64_t Packed) {
   int64_t PartialLines = C.Lines - C.FullLines;
-  return LineBytes * C.Lines + Packed                       // pack
-         + Packed + LineBytes * (C.Lines + PartialLines);  // unpack
+  return LineBytes * C.Lines + Packed                     // pack
+         + Packed + LineBytes * (C.Lines + PartialLines); // unpack
 }
 
 } // namespace ddtc::bench

@@ -7,12 +7,12 @@
 // MPI_Recv. It knows nothing of ddtc's kernels; the script runs the same
 // binary plain and with the runtime preloaded, and compares.
 //
-// Ping-pong (the default; 2 ranks): the method of seed 000 (docs/design.md#references), §2.3. One
-// instance of the type goes from rank 0 to rank 1 and back (rank 1 returns
-// what it received, from its receive buffer). Before each ping-pong both
-// ranks meet in MPI_Barrier; each times its own part with MPI_Wtime, and
-// the time of the ping-pong is the larger of the two. A run is nrep
-// ping-pongs, by packed size m:
+// Ping-pong (the default; 2 ranks): the method of seed 000
+// (docs/design.md#references), §2.3. One instance of the type goes from rank 0
+// to rank 1 and back (rank 1 returns what it received, from its receive
+// buffer). Before each ping-pong both ranks meet in MPI_Barrier; each times its
+// own part with MPI_Wtime, and the time of the ping-pong is the larger of the
+// two. A run is nrep ping-pongs, by packed size m:
 //
 //   nrep = 100 if m <= 32 KiB,  50 if m <= 320 KiB,  20 beyond
 //
@@ -52,12 +52,12 @@
 //   name,bytes,reps,first,commit_median,commit_mean,commit_min,commit_max
 //
 //===----------------------------------------------------------------------===//
-#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/TypeBuilder.h"
+#include "ddtc/Reader/ReadFile.h"
 
 #include <mpi.h>
 
@@ -116,8 +116,8 @@ public:
                   static_cast<double>(Medians.size());
     auto [Min, Max] = std::minmax_element(Medians.begin(), Medians.end());
     char Buf[128];
-    std::snprintf(Buf, sizeof Buf, "%.3f,%.3f,%.3f,%.3f", median(Medians),
-                  Mean, *Min, *Max);
+    std::snprintf(Buf, sizeof Buf, "%.3f,%.3f,%.3f,%.3f", median(Medians), Mean,
+                  *Min, *Max);
     return Buf;
   }
 
@@ -218,8 +218,8 @@ int nrepFor(int64_t Bytes, const Options &O) {
 /// The larger of the two ranks' times, per ping-pong, on rank 0.
 std::vector<double> slowerRank(const std::vector<double> &Mine) {
   std::vector<double> Max(Mine.size());
-  MPI_Reduce(Mine.data(), Max.data(), static_cast<int>(Mine.size()),
-             MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  MPI_Reduce(Mine.data(), Max.data(), static_cast<int>(Mine.size()), MPI_DOUBLE,
+             MPI_MAX, 0, MPI_COMM_WORLD);
   return Max;
 }
 
@@ -232,8 +232,7 @@ void benchPingPong(const std::string &Name, const Type *T, MPI_Datatype H,
 
   for (int Warm = 0; Warm < 2; ++Warm) {
     pingPong(TypedSend.base(), TypedRecv.base(), 1, H);
-    pingPong(RefSend.base(), RefRecv.base(), static_cast<int>(Bytes),
-             MPI_BYTE);
+    pingPong(RefSend.base(), RefRecv.base(), static_cast<int>(Bytes), MPI_BYTE);
     if (Warm == 0 && Rank == 0 &&
         (!sameData(T, TypedSend.base(), TypedRecv.base()) ||
          std::memcmp(RefSend.base(), RefRecv.base(),
@@ -267,8 +266,7 @@ void benchPingPong(const std::string &Name, const Type *T, MPI_Datatype H,
 //===----------------------------------------------------------------------===//
 
 /// The time of one MPI_Type_commit of T, built afresh.
-double timeCommit(const std::string &Name, const Type *T,
-                  MpiBuilder &Builder) {
+double timeCommit(const std::string &Name, const Type *T, MpiBuilder &Builder) {
   std::string Err;
   std::optional<Handle> H = Builder.build(T, Err);
   if (!H)
@@ -348,10 +346,9 @@ int run(int Argc, char **Argv) {
       // MPICH 4.0.2 crashes packing these (TypeBuilder.h).
       if (N.T->size() == 0 || mayCrashYaksaPack(N.T)) {
         if (Rank == 0)
-          std::fprintf(stderr, "ddtc-rt-pingpong: %s: skipped (%s)\n",
-                       N.Name.c_str(),
-                       N.T->size() == 0 ? "size 0"
-                                        : "MPICH 4.0.2 may crash packing it");
+          std::fprintf(
+              stderr, "ddtc-rt-pingpong: %s: skipped (%s)\n", N.Name.c_str(),
+              N.T->size() == 0 ? "size 0" : "MPICH 4.0.2 may crash packing it");
         continue;
       }
       if (O.Commit) {

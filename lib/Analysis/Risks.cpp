@@ -75,8 +75,8 @@ unsigned loopLevels(const Type *T) {
 }
 
 void checkNormalForm(const Type *Given, const Type *Normal,
-                     const std::string &NormalText,
-                     const MPIFormAdvice &Advice, std::vector<Risk> &Out) {
+                     const std::string &NormalText, const MPIFormAdvice &Advice,
+                     std::vector<Risk> &Out) {
   bool Rewrite = !Advice.FormText.empty();
   if (!Normal->isCheaperThan(Given) && !Rewrite)
     return;
@@ -84,9 +84,9 @@ void checkNormalForm(const Type *Given, const Type *Normal,
   std::string Gain;
   if (G.Pieces > N.Pieces)
     Gain = str(G.Pieces - N.Pieces) + " fewer copy pieces, ";
-  Gain += "description " +
-          (G.Cost >= N.Cost ? ratio(G.Cost, N.Cost) + " smaller"
-                            : ratio(N.Cost, G.Cost) + " larger");
+  Gain +=
+      "description " + (G.Cost >= N.Cost ? ratio(G.Cost, N.Cost) + " smaller"
+                                         : ratio(N.Cost, G.Cost) + " larger");
   std::string Message = "not in normal form: " + str(G.Pieces) +
                         " copy pieces, cost " + str(G.Cost) + " as given; " +
                         str(N.Pieces) + " pieces, cost " + str(N.Cost) +
@@ -97,8 +97,9 @@ void checkNormalForm(const Type *Given, const Type *Normal,
     Out.push_back({"GL4",
                    Message + "; " + Advice.Engine + " is modelled to pack " +
                        "the " + Advice.Origin + " form " + Speed + " faster",
-                   "describe it as its " + Advice.Origin + " form (ddtc emit "
-                   "writes the MPI calls, ddtc_NAME_build): " +
+                   "describe it as its " + Advice.Origin +
+                       " form (ddtc emit "
+                       "writes the MPI calls, ddtc_NAME_build): " +
                        Advice.FormText});
     return;
   }
@@ -151,8 +152,8 @@ void checkAlignmentPadding(const Type *Given, std::vector<Risk> &Out) {
     }
     int64_t Pad = T->ub() - Ub;
     const BlockSummary &B = T->getLayout().Blocks;
-    bool LooksDense = B.Count == 1 && B.First.Offset == T->lb() &&
-                      B.First.end() == Ub;
+    bool LooksDense =
+        B.Count == 1 && B.First.Offset == T->lb() && B.First.end() == Ub;
     if (Pad <= 0 || !LooksDense)
       return;
     Found = true;
@@ -260,10 +261,13 @@ void checkTlb(const Type *Normal, std::vector<Risk> &Out) {
     Found = true;
     Out.push_back(
         {"tlb-pressure",
-         "each of " + str(Reps) + " interleaved copies of an inner pattern "
-         "touches about " + str(Pages) + " pages, more than the " +
-             str(TlbEntries) + " entries of a typical data TLB: pages are "
-             "evicted before they are used up (Byna, Gropp, Sun, Thakur, IEEE Cluster 2003)",
+         "each of " + str(Reps) +
+             " interleaved copies of an inner pattern "
+             "touches about " +
+             str(Pages) + " pages, more than the " + str(TlbEntries) +
+             " entries of a typical data TLB: pages are "
+             "evicted before they are used up (Byna, Gropp, Sun, Thakur, IEEE "
+             "Cluster 2003)",
          "pack in tiles of at most " + str(TlbEntries / 2) +
              " pages (cache blocking), or store the data in the order it is "
              "sent"});

@@ -21,6 +21,7 @@
 
 namespace {
 
+// clang-format off: the lines below are emitted as they stand.
 // ddtc-prelude-begin
 typedef std::ptrdiff_t Off;
 
@@ -38,7 +39,8 @@ template <bool Pack> inline void xfer(char *Buf, char *Packed, std::size_t N) {
 // memcpy: g++ would expand it as `rep movsq`, slow to start, and the
 // library's vector loop is faster than any inline expansion there. The
 // volatile zero hides the constant from the compiler.
-template <bool Pack> inline void xferLong(char *Buf, char *Packed, std::size_t N) {
+template <bool Pack>
+inline void xferLong(char *Buf, char *Packed, std::size_t N) {
   static volatile std::size_t OpaqueZero = 0;
   xfer<Pack>(Buf, Packed, N + OpaqueZero);
 }
@@ -76,8 +78,8 @@ inline char *rangeOf(std::size_t E, std::size_t F, std::size_t L, char *P,
 // bytes [Starts[k], Starts[k + 1]).
 template <class WholeFn, class PartFn>
 inline char *rangeOfTable(const std::size_t *Starts, std::size_t N,
-                          std::size_t F, std::size_t L, char *P,
-                          WholeFn Whole, PartFn Part) {
+                          std::size_t F, std::size_t L, char *P, WholeFn Whole,
+                          PartFn Part) {
   Off K = Off(std::upper_bound(Starts, Starts + N + 1, F) - Starts) - 1;
   while (F < L) {
     std::size_t S = Starts[K], E = Starts[K + 1] - S, A = F - S;
@@ -123,4 +125,5 @@ inline bool clip(SizeT F, SizeT L, SizeT S, SizeT E, SizeT &Lo, SizeT &Hi) {
 }
 
 // ddtc-prelude-end
+// clang-format on
 } // namespace

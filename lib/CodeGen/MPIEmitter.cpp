@@ -35,7 +35,6 @@ namespace ddtc {
 
 namespace {
 
-
 bool fitsInt(int64_t V) { return V >= INT_MIN && V <= INT_MAX; }
 
 /// Whether the classic int API can take the node's arguments.
@@ -233,8 +232,8 @@ void BuildPrinter::printCall(const Type *T, size_t I, const std::string &Out) {
         break;
       }
       std::string Name = Prefix + listName(T->getKind(), A.Index);
-      W.line("static const " + CType + " " + Name + "[] = " +
-             initializerList(L) + ";");
+      W.line("static const " + CType + " " + Name +
+             "[] = " + initializerList(L) + ";");
       Args.push_back(Name);
       break;
     }
@@ -262,8 +261,8 @@ void BuildPrinter::printCall(const Type *T, size_t I, const std::string &Out) {
       for (int64_t V : T->getList(A.Index))
         Init += (Init.empty() ? "" : ", ") +
                 (A.From == ArgFrom::Distribs ? distribName(V)
-                 : V == DefaultDarg          ? std::string("MPI_DISTRIBUTE_DFLT_DARG")
-                                             : intLiteral(V));
+                 : V == DefaultDarg ? std::string("MPI_DISTRIBUTE_DFLT_DARG")
+                                    : intLiteral(V));
       std::string Name = Prefix + listName(T->getKind(), A.Index);
       W.line("const int " + Name + "[] = {" + Init + "};");
       Args.push_back(Name);
@@ -285,7 +284,8 @@ std::string emitMPIHeader(const Module &M, const CodeGenOptions &Options) {
   CodeWriter W;
   std::string Guard = guardName(Options.BaseName, "_MPI_H");
   W.line(GeneratedBanner);
-  W.line("// MPI constructor code for the types of " + Options.SourceName + ".");
+  W.line("// MPI constructor code for the types of " + Options.SourceName +
+         ".");
   W.line("//");
   W.line("// ddtc_NAME_build(&type) creates the type NAME with MPI calls (not");
   W.line("// committed) and returns an MPI error code; the caller commits and");

@@ -35,9 +35,10 @@ namespace ddtc {
 
 namespace {
 
-
 std::string str(int64_t V) { return intLiteral(V); }
-std::string str(uint64_t V) { return std::to_string(V) + (V > INT32_MAX ? "UL" : ""); }
+std::string str(uint64_t V) {
+  return std::to_string(V) + (V > INT32_MAX ? "UL" : "");
+}
 
 /// The copy helper for a block of a constant Bytes: xferLong, a call of
 /// the C library's memcpy, above 256 bytes, the size up to which g++ -O2
@@ -67,9 +68,8 @@ struct Address {
     if (Terms.empty()) {
       if (Offset == 0)
         return Base;
-      return Base + (Offset < 0 && Offset != INT64_MIN
-                         ? " - " + str(-Offset)
-                         : " + " + str(Offset));
+      return Base + (Offset < 0 && Offset != INT64_MIN ? " - " + str(-Offset)
+                                                       : " + " + str(Offset));
     }
     if (Terms.size() == 1 && Offset == 0)
       return Base + " + " + Terms[0];
@@ -244,8 +244,7 @@ void SourcePrinter::printPrelude() {
 }
 
 void SourcePrinter::printKernel(const Kernel &K) {
-  W.line("// node " + std::to_string(K.Id) + ": " +
-         shorten(printType(K.T)));
+  W.line("// node " + std::to_string(K.Id) + ": " + shorten(printType(K.T)));
   printTables(K);
   printCopy(K);
   if (NeedsRange[K.Id])
@@ -265,18 +264,18 @@ void SourcePrinter::printTables(const Kernel &K) {
     const Segment &S = K.Segments[SI];
     bool Loop = !unrolled(S);
     if (!S.Strided && (Loop || Range))
-      W.line("const Off " + table("disps", K, SI) + "[] = " +
-             initializerList(S.Disps) + ";");
+      W.line("const Off " + table("disps", K, SI) +
+             "[] = " + initializerList(S.Disps) + ";");
     if (!S.uniformReps() && (Loop || Range))
-      W.line("const Off " + table("reps", K, SI) + "[] = " +
-             initializerList(S.RepsList) + ";");
+      W.line("const Off " + table("reps", K, SI) +
+             "[] = " + initializerList(S.RepsList) + ";");
     if (!S.uniformReps() && Range) {
       // Packed start of every element, relative to the segment.
       std::vector<int64_t> Starts{0};
       for (int64_t R : S.RepsList)
         Starts.push_back(Starts.back() + R * S.Child->size());
-      W.line("const std::size_t " + table("starts", K, SI) + "[] = " +
-             initializerList(Starts) + ";");
+      W.line("const std::size_t " + table("starts", K, SI) +
+             "[] = " + initializerList(Starts) + ";");
     }
   }
 }
@@ -311,8 +310,8 @@ void SourcePrinter::printCopy(const Kernel &K) {
   case KernelShape::Runs: {
     int64_t Pos = 0;
     for (const ByteBlock &R : K.Runs) {
-      W.line(xferFn(R.Length) + "<Pack>(" + Address().plus(R.Offset).print() + ", " +
-             (Pos ? "P + " + str(Pos) : std::string("P")) + ", " +
+      W.line(xferFn(R.Length) + "<Pack>(" + Address().plus(R.Offset).print() +
+             ", " + (Pos ? "P + " + str(Pos) : std::string("P")) + ", " +
              str(R.Length) + ");");
       Pos += R.Length;
     }
@@ -335,11 +334,11 @@ void SourcePrinter::printCopy(const Kernel &K) {
 }
 
 void SourcePrinter::printTiledCopy(const Kernel &K) {
-  // Seed 001's (docs/design.md#references) cache blocking: in typemap order, a transpose reads (pack)
-  // or writes (unpack) one block per row of a column, each on another
-  // page, and comes back to the same cache lines only a column later, by
-  // when the lines and TLB entries are gone. A tile of TC columns x TR rows
-  // touches TR pages of the strided side and TC of the packed side and
+  // Seed 001's (docs/design.md#references) cache blocking: in typemap order, a
+  // transpose reads (pack) or writes (unpack) one block per row of a column,
+  // each on another page, and comes back to the same cache lines only a column
+  // later, by when the lines and TLB entries are gone. A tile of TC columns x
+  // TR rows touches TR pages of the strided side and TC of the packed side and
   // uses every cache line it loads for all of its columns. The packed
   // position is computed from (c, r), so the bytes land exactly where
   // typemap order puts them; the blocks are disjoint (planTiling), so the
@@ -384,8 +383,8 @@ void SourcePrinter::printSegmentCopy(const Kernel &K, size_t SI) {
   const Segment &S = K.Segments[SI];
   if (S.Count == 1 || unrolled(S)) {
     for (uint64_t I = 0; I < S.Count; ++I)
-      printElementCopy(S, Address().plus(S.dispAt(I)), str(S.repsAt(I)),
-                       "Pack", "P");
+      printElementCopy(S, Address().plus(S.dispAt(I)), str(S.repsAt(I)), "Pack",
+                       "P");
     return;
   }
   W.open("for (Off k = 0; k < " + str(S.Count) + "; ++k) {");
@@ -398,8 +397,8 @@ void SourcePrinter::printSegmentCopy(const Kernel &K, size_t SI) {
            elementAddress(K, SI, Ahead.c_str()).plus(S.Child->lb()).print() +
            ");");
   }
-  printElementCopy(S, elementAddress(K, SI, "k"), repsExpr(K, SI, "k"),
-                   "Pack", "P");
+  printElementCopy(S, elementAddress(K, SI, "k"), repsExpr(K, SI, "k"), "Pack",
+                   "P");
   W.close();
 }
 
@@ -441,7 +440,8 @@ void SourcePrinter::printRange(const Kernel &K) {
     W.line("return P;");
     break;
   case KernelShape::Block:
-    W.line("xfer<true>(" + Address().plus("Off(F)").plus(K.Runs[0].Offset).print() +
+    W.line("xfer<true>(" +
+           Address().plus("Off(F)").plus(K.Runs[0].Offset).print() +
            ", P, L - F);");
     W.line("return P + (L - F);");
     break;
@@ -481,12 +481,12 @@ void SourcePrinter::printSegmentRange(const Kernel &K, size_t SI,
   Address A = elementAddress(K, SI, "k");
   std::string Reps = repsExpr(K, SI, "k");
   if (S.uniformReps())
-    W.open("P = rangeOf(" + str(static_cast<uint64_t>(S.Reps * S.Child->size())) +
-           ", " + Lo + ", " + Hi + ", P, [&](" + WholeK + ", char *Q) {");
+    W.open("P = rangeOf(" +
+           str(static_cast<uint64_t>(S.Reps * S.Child->size())) + ", " + Lo +
+           ", " + Hi + ", P, [&](" + WholeK + ", char *Q) {");
   else
-    W.open("P = rangeOfTable(" + table("starts", K, SI) + ", " +
-           str(S.Count) + ", " + Lo + ", " + Hi + ", P, [&](" + WholeK +
-           ", char *Q) {");
+    W.open("P = rangeOfTable(" + table("starts", K, SI) + ", " + str(S.Count) +
+           ", " + Lo + ", " + Hi + ", P, [&](" + WholeK + ", char *Q) {");
   printElementCopy(S, A, Reps, "true", "Q");
   W.line("return Q;");
   W.middle("}, [&](" + PartK + ", char *Q, std::size_t A, std::size_t Z) {");
@@ -513,7 +513,8 @@ void SourcePrinter::printElementRange(const Segment &S, const Address &A,
   W.open("return rangeOf(" + str(static_cast<uint64_t>(C->size())) +
          ", A, Z, Q, [&](" + RParam + ", char *Q2) {");
   W.line("return " + copyFn(CK) + "<true>(" + Copy.print() + ", Q2);");
-  W.middle("}, [&](" + RParam + ", char *Q2, std::size_t A2, std::size_t Z2) {");
+  W.middle("}, [&](" + RParam +
+           ", char *Q2, std::size_t A2, std::size_t Z2) {");
   W.line("return " + rangeFn(CK) + "(" + Copy.print() + ", Q2, A2, Z2);");
   W.close("});");
 }
@@ -529,7 +530,8 @@ void SourcePrinter::printEntryPoints(const NamedType &N) {
          std::to_string(T->lb()) + ", extent " + std::to_string(T->extent()) +
          (Dense ? ", dense" : ""));
 
-  W.open("extern \"C\" std::size_t " + Fn + "_packed_size(std::size_t count) {");
+  W.open("extern \"C\" std::size_t " + Fn +
+         "_packed_size(std::size_t count) {");
   if (T->size() == 0)
     W.line("(void)count;");
   W.line("return count * " + Size + ";");
@@ -552,7 +554,8 @@ void SourcePrinter::printEntryPoints(const NamedType &N) {
       W.close();
       continue;
     }
-    W.line("char *" + In + " = const_cast<char *>(static_cast<const char *>(inbuf));");
+    W.line("char *" + In +
+           " = const_cast<char *>(static_cast<const char *>(inbuf));");
     W.line("char *" + Out + " = static_cast<char *>(outbuf);");
     std::string Arg = Pack ? "true" : "false";
     if (Dense) {
@@ -617,17 +620,25 @@ void SourcePrinter::printKernelABI() {
 
 void SourcePrinter::printKernelTable() {
   W.line();
-  W.line("// The kernel table (docs/emit.md, \"Kernel table\"): every type with data,");
-  W.line("// under its layout key -- the fingerprint of the normal form of the type as");
-  W.line("// described, translated to a true lb of 0. A runtime that finds a committed");
-  W.line("// type's key here packs it with these functions, moved by the difference of");
-  W.line("// the true lbs. The ABI is defined by each generated file, identically, so");
-  W.line("// that generated files need no ddtc header and can share a library.");
+  W.line("// The kernel table (docs/emit.md, \"Kernel table\"): every type "
+         "with data,");
+  W.line("// under its layout key -- the fingerprint of the normal form of the "
+         "type as");
+  W.line("// described, translated to a true lb of 0. A runtime that finds a "
+         "committed");
+  W.line("// type's key here packs it with these functions, moved by the "
+         "difference of");
+  W.line("// the true lbs. The ABI is defined by each generated file, "
+         "identically, so");
+  W.line(
+      "// that generated files need no ddtc header and can share a library.");
   printKernelABI();
   W.line();
   W.line("// Defined by the runtime, if it is loaded; null otherwise. Default");
-  W.line("// visibility: a hidden undefined weak symbol would stay null even then.");
-  W.line("extern \"C\" void ddtc_rt_register_kernels(const ddtc_kernel_table *table)");
+  W.line("// visibility: a hidden undefined weak symbol would stay null even "
+         "then.");
+  W.line("extern \"C\" void ddtc_rt_register_kernels(const ddtc_kernel_table "
+         "*table)");
   W.line("    __attribute__((weak, visibility(\"default\")));");
 
   std::string Fn = kernelTableFunction(Options.BaseName);
@@ -650,8 +661,9 @@ void SourcePrinter::printKernelTable() {
       std::string F = "ddtc_" + Keyed[I]->Name;
       W.line("{" + stringLiteral(Keyed[I]->Name) + ", " +
              hexLiteral(Keys[I]->Print.Hi) + ", " +
-             hexLiteral(Keys[I]->Print.Lo) + ", " + intLiteral(Keys[I]->TrueLb) +
-             ", " + hexLiteral(Keys[I]->Given.Hi) + ", " +
+             hexLiteral(Keys[I]->Print.Lo) + ", " +
+             intLiteral(Keys[I]->TrueLb) + ", " +
+             hexLiteral(Keys[I]->Given.Hi) + ", " +
              hexLiteral(Keys[I]->Given.Lo) + ", " + std::to_string(T->size()) +
              "ULL, " + intLiteral(T->extent()) + ",");
       W.line(" " + F + "_pack, " + F + "_unpack, " + F + "_pack_range},");
@@ -677,7 +689,8 @@ void SourcePrinter::printKernelTable() {
   W.line();
   W.line("// The table for tools that load the library without the runtime.");
   W.open("extern \"C\" __attribute__((visibility(\"default\"))) const "
-         "ddtc_kernel_table *" + Fn + "(void) {");
+         "ddtc_kernel_table *" +
+         Fn + "(void) {");
   W.line("return &" + Fn + "_table;");
   W.close();
 }
@@ -695,25 +708,30 @@ std::string emitPackHeader(const Module &M, const CodeGenOptions &Options) {
   W.line("// Pack and unpack functions for the types of " + Options.SourceName +
          ".");
   W.line("//");
-  W.line("// For each type NAME, with count and buffers as one would give them to");
+  W.line("// For each type NAME, with count and buffers as one would give them "
+         "to");
   W.line("// MPI with (count, NAME):");
   W.line("//   ddtc_NAME_packed_size(count)  bytes of the packed stream");
   W.line("//   ddtc_NAME_pack(inbuf, count, outbuf)    as MPI_Pack");
-  W.line("//   ddtc_NAME_unpack(inbuf, count, outbuf)  as MPI_Unpack: inbuf is the");
+  W.line("//   ddtc_NAME_unpack(inbuf, count, outbuf)  as MPI_Unpack: inbuf is "
+         "the");
   W.line("//       packed stream, outbuf the typed buffer");
   W.line("//   ddtc_NAME_pack_range(inbuf, count, first, last, outbuf)");
-  W.line("//       writes bytes [first, last) of the packed stream to outbuf and");
+  W.line(
+      "//       writes bytes [first, last) of the packed stream to outbuf and");
   W.line("//       returns how many (last is clipped to the packed size)");
   openCHeader(W, Guard, "<stddef.h>");
   for (const NamedType &N : M.types()) {
     std::string Fn = "ddtc_" + N.Name;
     W.line();
-    W.line("// " + N.Name + ": size " + std::to_string(N.T->size()) +
-           ", lb " + std::to_string(N.T->lb()) + ", extent " +
+    W.line("// " + N.Name + ": size " + std::to_string(N.T->size()) + ", lb " +
+           std::to_string(N.T->lb()) + ", extent " +
            std::to_string(N.T->extent()));
     W.line("size_t " + Fn + "_packed_size(size_t count);");
-    W.line("void " + Fn + "_pack(const void *inbuf, size_t count, void *outbuf);");
-    W.line("void " + Fn + "_unpack(const void *inbuf, size_t count, void *outbuf);");
+    W.line("void " + Fn +
+           "_pack(const void *inbuf, size_t count, void *outbuf);");
+    W.line("void " + Fn +
+           "_unpack(const void *inbuf, size_t count, void *outbuf);");
     W.line("size_t " + Fn +
            "_pack_range(const void *inbuf, size_t count, size_t first, "
            "size_t last, void *outbuf);");

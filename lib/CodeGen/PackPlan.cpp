@@ -11,7 +11,8 @@
 //
 // A node whose one segment is a transpose -- copies of a strided child
 // whose columns interleave, each spanning more pages than the TLB holds --
-// also gets a Tiling (planTiling), for the cache-blocked copy of seed 001 (docs/design.md#references).
+// also gets a Tiling (planTiling), for the cache-blocked copy of seed 001
+// (docs/design.md#references).
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/CodeGen/PackPlan.h"
@@ -178,8 +179,8 @@ void PackPlan::planLoops(Kernel &K) {
       size_t End = Begin + 1;
       while (End < Pieces.size() && Pieces[End].Child == Pieces[Begin].Child)
         ++End;
-      for (std::span<const Piece> Group :
-           splitByReps(std::span<const Piece>(Pieces).subspan(Begin, End - Begin)))
+      for (std::span<const Piece> Group : splitByReps(
+               std::span<const Piece>(Pieces).subspan(Begin, End - Begin)))
         Segments.push_back(makeSegment(Group));
       Begin = End;
     }
@@ -279,8 +280,7 @@ void PackPlan::planTiling(Kernel &K) {
   // ((Co - 1) |So| + block <= |Si|). This also makes the columns
   // interleave: |So| < |Si| <= the true extent of one column.
   uint64_t RowSpan = 0;
-  if (AbsSo < Bytes ||
-      __builtin_mul_overflow(Co - 1, AbsSo, &RowSpan) ||
+  if (AbsSo < Bytes || __builtin_mul_overflow(Co - 1, AbsSo, &RowSpan) ||
       __builtin_add_overflow(RowSpan, Bytes, &RowSpan) || RowSpan > AbsSi)
     return;
   // Pages one column touches: one per block when rows are a page or more

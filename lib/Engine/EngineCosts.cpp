@@ -33,8 +33,8 @@ constexpr const char *DefaultTableText =
 std::string_view trim(std::string_view S) {
   while (!S.empty() && (S.front() == ' ' || S.front() == '\t'))
     S.remove_prefix(1);
-  while (!S.empty() && (S.back() == ' ' || S.back() == '\t' ||
-                        S.back() == '\r'))
+  while (!S.empty() &&
+         (S.back() == ' ' || S.back() == '\t' || S.back() == '\r'))
     S.remove_suffix(1);
   return S;
 }
@@ -71,8 +71,9 @@ Expected<EngineCosts> parseEngineCosts(std::string_view Text,
                           ? std::string_view()
                           : trim(Line.substr(Space)));
     if (Key == "engine" || Key == "machine" || Key == "fit") {
-      (Key == "engine" ? C.Engine : Key == "machine" ? C.Machine : C.Fit) =
-          Value;
+      (Key == "engine"    ? C.Engine
+       : Key == "machine" ? C.Machine
+                          : C.Fit) = Value;
       continue;
     }
     size_t Unit = 0;
@@ -86,8 +87,10 @@ Expected<EngineCosts> parseEngineCosts(std::string_view Text,
     char *Rest = nullptr;
     double V = std::strtod(Value.c_str(), &Rest);
     if (Value.empty() || *Rest || errno || !std::isfinite(V) || V < 0)
-      return Fail("'" + Key + "' needs a non-negative number of "
-                  "nanoseconds, got '" + Value + "'");
+      return Fail("'" + Key +
+                  "' needs a non-negative number of "
+                  "nanoseconds, got '" +
+                  Value + "'");
     C.NsPerUnit[Unit] = V;
     Seen[Unit] = true;
   }

@@ -16,7 +16,6 @@ namespace {
 /// Messages of about this size stand for "a large message".
 constexpr uint64_t LargeMessageBytes = 1 << 20;
 
-
 std::vector<uint64_t> defaultCounts(const Type *T) {
   std::vector<uint64_t> Counts{1};
   if (T->size() > 0 && uint64_t(T->size()) < LargeMessageBytes)
@@ -127,8 +126,8 @@ MPIForm chooseMPIForm(const Type *Given,
     Times F = Estimate(C.T);
     double Worst = INFINITY;
     for (size_t I = 0; I < Counts.size(); ++I)
-      Worst = std::min({Worst, Ratio(G.Pack[I], F.Pack[I]),
-                        Ratio(G.Send[I], F.Send[I])});
+      Worst = std::min(
+          {Worst, Ratio(G.Pack[I], F.Pack[I]), Ratio(G.Send[I], F.Send[I])});
     double Gain = Ratio(G.Pack[Last], F.Pack[Last]);
     if (Worst < Options.MinWorstRatio || Gain < 1 + Options.MinGain ||
         Gain <= Best.PackGain)

@@ -32,9 +32,9 @@ constexpr unsigned MaxKernelLevels = 2;
 constexpr int64_t MaxUnrolledBlockLength = 8;
 
 enum class YKind {
-  Empty,    ///< size 0: nothing is packed
-  Builtin,  ///< a basic type; Kernel says whether kernels exist for it
-  Pair,     ///< MPI_DOUBLE_INT and friends with a gap: one call per member
+  Empty,   ///< size 0: nothing is packed
+  Builtin, ///< a basic type; Kernel says whether kernels exist for it
+  Pair,    ///< MPI_DOUBLE_INT and friends with a gap: one call per member
   Contig,
   HVector,
   BlkHindx,
@@ -55,7 +55,7 @@ struct YNode {
   /// Builtin: a kernel's element type.
   bool KernelElement = false;
   const YNode *Child = nullptr;
-  double Count = 0;       ///< Contig, HVector, BlkHindx, HIndexed
+  double Count = 0;        ///< Contig, HVector, BlkHindx, HIndexed
   int64_t BlockLength = 0; ///< HVector, BlkHindx
   /// HIndexed: how many blocks have each non-zero block length.
   std::vector<std::pair<int64_t, double>> Lengths;
@@ -180,17 +180,16 @@ const YNode *YaksaModel::Impl::hvector(double Count, int64_t BlockLength,
   N.Count = Count;
   N.BlockLength = BlockLength;
   N.Depth = Child->Depth + 1;
-  N.NumContig = N.IsContig          ? 1
-                : Child->IsContig ? Count * Child->NumContig
-                                  : Count * double(BlockLength) *
-                                        Child->NumContig;
+  N.NumContig = N.IsContig ? 1
+                : Child->IsContig
+                    ? Count * Child->NumContig
+                    : Count * double(BlockLength) * Child->NumContig;
   return &N;
 }
 
 const YNode *YaksaModel::Impl::blockIndexed(std::span<const int64_t> Displs,
                                             int64_t BlockLength,
-                                            const YNode *Child,
-                                            const Type *T) {
+                                            const YNode *Child, const Type *T) {
   // yaksi_type_create_hindexed_block: displacements from 0, equally
   // spaced, make an hvector.
   bool IsVector = !Displs.empty() && Displs[0] == 0;
@@ -203,10 +202,10 @@ const YNode *YaksaModel::Impl::blockIndexed(std::span<const int64_t> Displs,
   N.Count = double(Displs.size());
   N.BlockLength = BlockLength;
   N.Depth = Child->Depth + 1;
-  N.NumContig = N.IsContig          ? 1
-                : Child->IsContig ? N.Count * Child->NumContig
-                                  : N.Count * double(BlockLength) *
-                                        Child->NumContig;
+  N.NumContig = N.IsContig ? 1
+                : Child->IsContig
+                    ? N.Count * Child->NumContig
+                    : N.Count * double(BlockLength) * Child->NumContig;
   return &N;
 }
 
@@ -233,7 +232,7 @@ const YNode *YaksaModel::Impl::indexed(std::span<const int64_t> Lengths,
     Elements += double(L);
   }
   N.Lengths.assign(Histogram.begin(), Histogram.end());
-  N.NumContig = N.IsContig          ? 1
+  N.NumContig = N.IsContig        ? 1
                 : Child->IsContig ? Blocks * Child->NumContig
                                   : Elements * Child->NumContig;
   return &N;
@@ -281,8 +280,7 @@ const YNode *YaksaModel::Impl::lowerUncached(const Type *T) {
     if (!B->isByteDisplacement())
       for (int64_t &D : Displs)
         D *= T->getOldType()->extent();
-    return blockIndexed(Displs, B->getBlockLength(), lower(T->getOldType()),
-                        T);
+    return blockIndexed(Displs, B->getBlockLength(), lower(T->getOldType()), T);
   }
   case TypeKind::Indexed:
   case TypeKind::HIndexed: {

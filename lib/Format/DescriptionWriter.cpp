@@ -46,7 +46,6 @@ size_t utf8Length(std::string_view S, size_t I) {
   return N;
 }
 
-
 class Writer {
 public:
   void typeRef(const Type *T, std::string &Out) const {
@@ -152,13 +151,27 @@ std::string jsonQuote(std::string_view S) {
       continue;
     }
     switch (C) {
-    case '"': Out += "\\\""; break;
-    case '\\': Out += "\\\\"; break;
-    case '\b': Out += "\\b"; break;
-    case '\f': Out += "\\f"; break;
-    case '\n': Out += "\\n"; break;
-    case '\r': Out += "\\r"; break;
-    case '\t': Out += "\\t"; break;
+    case '"':
+      Out += "\\\"";
+      break;
+    case '\\':
+      Out += "\\\\";
+      break;
+    case '\b':
+      Out += "\\b";
+      break;
+    case '\f':
+      Out += "\\f";
+      break;
+    case '\n':
+      Out += "\\n";
+      break;
+    case '\r':
+      Out += "\\r";
+      break;
+    case '\t':
+      Out += "\\t";
+      break;
     default:
       if (C < 0x20) {
         char Buf[8];

@@ -6,11 +6,9 @@
 
 namespace ddtc {
 
-Expected<const Type *>
-ExpansionBuilder::subarray(std::span<const int64_t> Sizes,
-                           std::span<const int64_t> Subsizes,
-                           std::span<const int64_t> Starts, ArrayOrder Order,
-                           const Type *Old) {
+Expected<const Type *> ExpansionBuilder::subarray(
+    std::span<const int64_t> Sizes, std::span<const int64_t> Subsizes,
+    std::span<const int64_t> Starts, ArrayOrder Order, const Type *Old) {
   size_t NDims = Sizes.size();
   int64_t Extent = Old->extent();
   // Index of the fastest-varying dimension and the step towards slower ones.
@@ -35,11 +33,9 @@ ExpansionBuilder::subarray(std::span<const int64_t> Sizes,
   return placeInArray(Sizes, Starts, Order, Extent, *T, "sizes");
 }
 
-Expected<const Type *>
-ExpansionBuilder::placeInArray(std::span<const int64_t> Sizes,
-                               std::span<const int64_t> Starts,
-                               ArrayOrder Order, int64_t Extent, const Type *T,
-                               const char *Field) {
+Expected<const Type *> ExpansionBuilder::placeInArray(
+    std::span<const int64_t> Sizes, std::span<const int64_t> Starts,
+    ArrayOrder Order, int64_t Extent, const Type *T, const char *Field) {
   size_t NDims = Sizes.size();
   auto Dim = [&](size_t K) {
     return Order == ArrayOrder::Fortran ? K : NDims - 1 - K;
@@ -59,21 +55,22 @@ ExpansionBuilder::placeInArray(std::span<const int64_t> Sizes,
   return place(Disp.value(), Total.value(), T);
 }
 
-Expected<const Type *>
-ExpansionBuilder::block(std::span<const int64_t> Gsizes, size_t Dim,
-                        int64_t NProcs, int64_t Coord, int64_t Darg,
-                        ArrayOrder Order, int64_t OrigExtent, const Type *Old,
-                        int64_t &St) {
+Expected<const Type *> ExpansionBuilder::block(std::span<const int64_t> Gsizes,
+                                               size_t Dim, int64_t NProcs,
+                                               int64_t Coord, int64_t Darg,
+                                               ArrayOrder Order,
+                                               int64_t OrigExtent,
+                                               const Type *Old, int64_t &St) {
   int64_t Global = Gsizes[Dim];
-  int64_t BlockSize = Darg == DefaultDarg ? (Global + NProcs - 1) / NProcs
-                                          : Darg;
+  int64_t BlockSize =
+      Darg == DefaultDarg ? (Global + NProcs - 1) / NProcs : Darg;
   CheckedInt Mine = CheckedInt(Global) - CheckedInt(BlockSize) * Coord;
   if (Mine.overflowed())
     return overflow("dargs");
   int64_t MySize = std::max<int64_t>(0, std::min(BlockSize, Mine.value()));
 
-  bool Fastest = Order == ArrayOrder::Fortran ? Dim == 0
-                                              : Dim == Gsizes.size() - 1;
+  bool Fastest =
+      Order == ArrayOrder::Fortran ? Dim == 0 : Dim == Gsizes.size() - 1;
   Expected<const Type *> T = Old;
   if (Fastest) {
     T = Ctx.getContiguous(MySize, Old);
@@ -92,11 +89,12 @@ ExpansionBuilder::block(std::span<const int64_t> Gsizes, size_t Dim,
   return Ctx.getResized(0, Extent.value(), *T);
 }
 
-Expected<const Type *>
-ExpansionBuilder::cyclic(std::span<const int64_t> Gsizes, size_t Dim,
-                         int64_t NProcs, int64_t Coord, int64_t Darg,
-                         ArrayOrder Order, int64_t OrigExtent, const Type *Old,
-                         int64_t &St) {
+Expected<const Type *> ExpansionBuilder::cyclic(std::span<const int64_t> Gsizes,
+                                                size_t Dim, int64_t NProcs,
+                                                int64_t Coord, int64_t Darg,
+                                                ArrayOrder Order,
+                                                int64_t OrigExtent,
+                                                const Type *Old, int64_t &St) {
   int64_t BlockSize = Darg == DefaultDarg ? 1 : Darg;
   CheckedInt StIndex = CheckedInt(Coord) * BlockSize;
   CheckedInt Period = CheckedInt(NProcs) * BlockSize;
@@ -131,8 +129,8 @@ ExpansionBuilder::cyclic(std::span<const int64_t> Gsizes, size_t Dim,
       return T;
   }
 
-  bool Fastest = Order == ArrayOrder::Fortran ? Dim == 0
-                                              : Dim == Gsizes.size() - 1;
+  bool Fastest =
+      Order == ArrayOrder::Fortran ? Dim == 0 : Dim == Gsizes.size() - 1;
   if (Fastest) {
     CheckedInt Disp = StIndex * OrigExtent;
     CheckedInt Extent = CheckedInt(OrigExtent) * Gsizes[Dim];
@@ -176,8 +174,8 @@ Expected<const Type *> ExpansionBuilder::darray(
     Expected<const Type *> Next = T;
     switch (static_cast<Distribution>(Distribs[I])) {
     case Distribution::Block:
-      Next = block(Gsizes, I, Psizes[I], Coords[I], Dargs[I], Order,
-                   OrigExtent, T, St[I]);
+      Next = block(Gsizes, I, Psizes[I], Coords[I], Dargs[I], Order, OrigExtent,
+                   T, St[I]);
       break;
     case Distribution::Cyclic:
       Next = cyclic(Gsizes, I, Psizes[I], Coords[I], Dargs[I], Order,
@@ -196,6 +194,5 @@ Expected<const Type *> ExpansionBuilder::darray(
   // St holds the start of this process's piece, in elements of Old.
   return placeInArray(Gsizes, St, Order, OrigExtent, T, "gsizes");
 }
-
 
 } // namespace ddtc

@@ -30,12 +30,10 @@ public:
                                   std::span<const int64_t> Starts,
                                   ArrayOrder Order, const Type *Old);
 
-  Expected<const Type *> darray(int64_t CommSize, int64_t Rank,
-                                std::span<const int64_t> Gsizes,
-                                std::span<const int64_t> Distribs,
-                                std::span<const int64_t> Dargs,
-                                std::span<const int64_t> Psizes,
-                                ArrayOrder Order, const Type *Old);
+  Expected<const Type *>
+  darray(int64_t CommSize, int64_t Rank, std::span<const int64_t> Gsizes,
+         std::span<const int64_t> Distribs, std::span<const int64_t> Dargs,
+         std::span<const int64_t> Psizes, ArrayOrder Order, const Type *Old);
 
 private:
   /// One dimension of a darray; St receives the start offset in elements.

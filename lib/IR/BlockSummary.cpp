@@ -93,7 +93,7 @@ BlockSummary shiftBlocks(const BlockSummary &A, int64_t Delta) {
 BlockSummary repeatBlocks(const BlockSummary &A, uint64_t Count,
                           int64_t Stride) {
   BlockSummary Result;
-  BlockSummary Power = A; // 2^k copies
+  BlockSummary Power = A;     // 2^k copies
   int64_t PowerSpan = Stride; // displacement of the copy after Power
   int64_t Offset = 0;
   while (Count) {

@@ -50,10 +50,10 @@ constexpr CallArg SubarrayArgs[] = {
     {AF::List, 1, AT::Count},     {AF::List, 2, AT::Count},
     {AF::Order, 0, AT::Int},      {AF::OldType, 0, AT::Int}};
 constexpr CallArg DarrayArgs[] = {
-    {AF::Scalar, 0, AT::Int},   {AF::Scalar, 1, AT::Int},
+    {AF::Scalar, 0, AT::Int},     {AF::Scalar, 1, AT::Int},
     {AF::ListLength, 0, AT::Int}, {AF::List, 0, AT::Count},
-    {AF::Distribs, 1, AT::Int}, {AF::Dargs, 2, AT::Int},
-    {AF::List, 3, AT::Int},     {AF::Order, 2, AT::Int},
+    {AF::Distribs, 1, AT::Int},   {AF::Dargs, 2, AT::Int},
+    {AF::List, 3, AT::Int},       {AF::Order, 2, AT::Int},
     {AF::OldType, 0, AT::Int}};
 constexpr CallArg DupArgs[] = {{AF::OldType, 0, AT::Int}};
 

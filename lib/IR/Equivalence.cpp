@@ -9,19 +9,15 @@ namespace {
 
 std::string describe(const TypemapRun &R) {
   return std::string(getPredefinedInfo(R.Basic).Name) + " at " +
-         std::to_string(R.Offset) + " (" + std::to_string(R.Length) +
-         " bytes)";
+         std::to_string(R.Offset) + " (" + std::to_string(R.Length) + " bytes)";
 }
 
-EquivalenceResult differ(std::string What) {
-  return {false, std::move(What)};
-}
+EquivalenceResult differ(std::string What) { return {false, std::move(What)}; }
 
 } // namespace
 
-EquivalenceResult checkEquivalent(const Type *A, const Type *B,
-                                  uint64_t Count, bool CheckBounds,
-                                  uint64_t MaxRuns) {
+EquivalenceResult checkEquivalent(const Type *A, const Type *B, uint64_t Count,
+                                  bool CheckBounds, uint64_t MaxRuns) {
   if (A == B)
     return {};
   if (CheckBounds) {
@@ -37,9 +33,8 @@ EquivalenceResult checkEquivalent(const Type *A, const Type *B,
     return differ("size " + std::to_string(A->size()) + " vs " +
                   std::to_string(B->size()));
   if (A->getLayout().Elements != B->getLayout().Elements)
-    return differ("typemap entries " +
-                  std::to_string(A->getLayout().Elements) + " vs " +
-                  std::to_string(B->getLayout().Elements));
+    return differ("typemap entries " + std::to_string(A->getLayout().Elements) +
+                  " vs " + std::to_string(B->getLayout().Elements));
 
   TypemapWalker WA(A, Count, WalkMode::Typed), WB(B, Count, WalkMode::Typed);
   TypemapRun RA, RB;

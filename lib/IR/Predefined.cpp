@@ -12,7 +12,13 @@ namespace ddtc {
 namespace {
 constexpr PredefinedInfo Table[] = {
 #define DDTC_BASIC(Id, Name, Size, Align, PadMask)                             \
-  {PredefinedId::Id, Name, Size, Size, Align, PadMask, 1,                      \
+  {PredefinedId::Id,                                                           \
+   Name,                                                                       \
+   Size,                                                                       \
+   Size,                                                                       \
+   Align,                                                                      \
+   PadMask,                                                                    \
+   1,                                                                          \
    {{PredefinedId::Id, 0}, {PredefinedId::Id, 0}}},
 #include "ddtc/IR/Predefined.def"
 };
@@ -49,7 +55,8 @@ const PredefinedInfo &getPredefinedInfo(PredefinedId Id) {
 
 std::optional<PredefinedId> lookupPredefined(std::string_view Name) {
   for (unsigned I = 0; I < NumPredefined; ++I) {
-    const PredefinedInfo &Info = getPredefinedInfo(static_cast<PredefinedId>(I));
+    const PredefinedInfo &Info =
+        getPredefinedInfo(static_cast<PredefinedId>(I));
     if (Info.Name == Name)
       return Info.Id;
   }

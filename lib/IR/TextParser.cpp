@@ -153,11 +153,12 @@ private:
 
   Expected<int64_t> parseValue(FieldValue V) {
     skipSpace();
-    if (Pos < Text.size() && (Text[Pos] == '-' || std::isdigit(
-                                                     static_cast<unsigned char>(Text[Pos])))) {
+    if (Pos < Text.size() &&
+        (Text[Pos] == '-' ||
+         std::isdigit(static_cast<unsigned char>(Text[Pos])))) {
       int64_t X;
-      auto [End, Ec] = std::from_chars(Text.data() + Pos,
-                                       Text.data() + Text.size(), X);
+      auto [End, Ec] =
+          std::from_chars(Text.data() + Pos, Text.data() + Text.size(), X);
       if (Ec != std::errc())
         return error("expected a 64-bit integer");
       Pos = End - Text.data();
@@ -171,7 +172,8 @@ private:
   std::string_view word() {
     size_t Start = Pos;
     while (Pos < Text.size() &&
-           (std::isalnum(static_cast<unsigned char>(Text[Pos])) || Text[Pos] == '_'))
+           (std::isalnum(static_cast<unsigned char>(Text[Pos])) ||
+            Text[Pos] == '_'))
       ++Pos;
     return Text.substr(Start, Pos - Start);
   }

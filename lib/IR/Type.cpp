@@ -67,14 +67,11 @@ constexpr FieldSpec SubarrayFields[] = {{"sizes", FS::List, FV::Signed, 0},
                                         {"starts", FS::List, FV::Signed, 2},
                                         {"order", FS::Scalar, FV::Order, 0},
                                         OldType};
-constexpr FieldSpec DarrayFields[] = {{"size", FS::Scalar, FV::Signed, 0},
-                                      {"rank", FS::Scalar, FV::Signed, 1},
-                                      {"gsizes", FS::List, FV::Signed, 0},
-                                      {"distribs", FS::List, FV::Distrib, 1},
-                                      {"dargs", FS::List, FV::Darg, 2},
-                                      {"psizes", FS::List, FV::Signed, 3},
-                                      {"order", FS::Scalar, FV::Order, 2},
-                                      OldType};
+constexpr FieldSpec DarrayFields[] = {
+    {"size", FS::Scalar, FV::Signed, 0}, {"rank", FS::Scalar, FV::Signed, 1},
+    {"gsizes", FS::List, FV::Signed, 0}, {"distribs", FS::List, FV::Distrib, 1},
+    {"dargs", FS::List, FV::Darg, 2},    {"psizes", FS::List, FV::Signed, 3},
+    {"order", FS::Scalar, FV::Order, 2}, OldType};
 constexpr FieldSpec DupFields[] = {OldType};
 
 constexpr KindSpec Specs[] = {

@@ -164,8 +164,8 @@ Error checkFields(TypeKind K, std::span<const int64_t> Ints,
   if (Ints.size() < Spec.NumScalars ||
       (Spec.NumLists && (Ints.size() - Spec.NumScalars) % Spec.NumLists))
     return makeError("argument lists have different lengths");
-  size_t N = Spec.NumLists ? (Ints.size() - Spec.NumScalars) / Spec.NumLists
-                           : 0;
+  size_t N =
+      Spec.NumLists ? (Ints.size() - Spec.NumScalars) / Spec.NumLists : 0;
   if (!Spec.NumLists && Ints.size() != Spec.NumScalars)
     return makeError("wrong number of arguments");
   for (const FieldSpec &F : Spec.Fields) {
@@ -208,18 +208,19 @@ Error checkSubarray(std::span<const int64_t> Sizes,
   for (size_t I = 0; I < Sizes.size(); ++I) {
     std::string Dim = "[" + std::to_string(I) + "]";
     if (Sizes[I] < 1)
-      return fieldError("sizes" + Dim, "must be positive, got " +
-                                           std::to_string(Sizes[I]));
+      return fieldError("sizes" + Dim,
+                        "must be positive, got " + std::to_string(Sizes[I]));
     if (Subsizes[I] < 1 || Subsizes[I] > Sizes[I])
-      return fieldError("subsizes" + Dim,
-                        "must be between 1 and sizes" + Dim + " = " +
-                            std::to_string(Sizes[I]) + ", got " +
-                            std::to_string(Subsizes[I]));
+      return fieldError("subsizes" + Dim, "must be between 1 and sizes" + Dim +
+                                              " = " + std::to_string(Sizes[I]) +
+                                              ", got " +
+                                              std::to_string(Subsizes[I]));
     if (Starts[I] < 0 || Starts[I] > Sizes[I] - Subsizes[I])
       return fieldError("starts" + Dim,
                         "must be between 0 and sizes" + Dim + " - subsizes" +
-                            Dim + " = " + std::to_string(Sizes[I] - Subsizes[I]) +
-                            ", got " + std::to_string(Starts[I]));
+                            Dim + " = " +
+                            std::to_string(Sizes[I] - Subsizes[I]) + ", got " +
+                            std::to_string(Starts[I]));
   }
   return Error::success();
 }
@@ -232,8 +233,8 @@ Error checkDarray(int64_t CommSize, int64_t Rank,
                   std::span<const int64_t> Dargs,
                   std::span<const int64_t> Psizes) {
   if (CommSize < 1)
-    return fieldError("size", "must be positive, got " +
-                                  std::to_string(CommSize));
+    return fieldError("size",
+                      "must be positive, got " + std::to_string(CommSize));
   if (Rank < 0 || Rank >= CommSize)
     return fieldError("rank", "must be between 0 and size - 1 = " +
                                   std::to_string(CommSize - 1) + ", got " +
@@ -244,11 +245,11 @@ Error checkDarray(int64_t CommSize, int64_t Rank,
   for (size_t I = 0; I < Gsizes.size(); ++I) {
     std::string Dim = "[" + std::to_string(I) + "]";
     if (Gsizes[I] < 1)
-      return fieldError("gsizes" + Dim, "must be positive, got " +
-                                            std::to_string(Gsizes[I]));
+      return fieldError("gsizes" + Dim,
+                        "must be positive, got " + std::to_string(Gsizes[I]));
     if (Psizes[I] < 1)
-      return fieldError("psizes" + Dim, "must be positive, got " +
-                                            std::to_string(Psizes[I]));
+      return fieldError("psizes" + Dim,
+                        "must be positive, got " + std::to_string(Psizes[I]));
     Procs = Procs * Psizes[I];
     auto D = static_cast<Distribution>(Distribs[I]);
     if (D == Distribution::None && Psizes[I] != 1)
@@ -337,12 +338,12 @@ Expected<const Type *> TypeContext::get(TypeKind K, std::vector<int64_t> Ints,
   for (const Type *Op : Operands)
     Depth = std::max(Depth, Op->getLayout().Depth + 1);
   if (Depth > MaxTypeDepth)
-    return makeError("types nested more than " +
-                     std::to_string(MaxTypeDepth) + " levels deep");
+    return makeError("types nested more than " + std::to_string(MaxTypeDepth) +
+                     " levels deep");
 
   const KindSpec &Spec = getKindSpec(K);
-  size_t N = Spec.NumLists ? (Ints.size() - Spec.NumScalars) / Spec.NumLists
-                           : 0;
+  size_t N =
+      Spec.NumLists ? (Ints.size() - Spec.NumScalars) / Spec.NumLists : 0;
   auto List = [&](unsigned Index) {
     return std::span<const int64_t>(Ints).subspan(Spec.NumScalars + Index * N,
                                                   N);
@@ -360,8 +361,8 @@ Expected<const Type *> TypeContext::get(TypeKind K, std::vector<int64_t> Ints,
       return X;
     Expansion = *X;
   } else if (K == TypeKind::Darray) {
-    if (Error E = checkDarray(Ints[0], Ints[1], List(0), List(1), List(2),
-                              List(3)))
+    if (Error E =
+            checkDarray(Ints[0], Ints[1], List(0), List(1), List(2), List(3)))
       return E;
     Expected<const Type *> X = ExpansionBuilder(*this).darray(
         Ints[0], Ints[1], List(0), List(1), List(2), List(3),
@@ -401,7 +402,8 @@ const Type *TypeContext::createUncheckedForTesting(
 }
 
 namespace {
-std::vector<int64_t> concat(std::initializer_list<std::span<const int64_t>> Parts) {
+std::vector<int64_t>
+concat(std::initializer_list<std::span<const int64_t>> Parts) {
   std::vector<int64_t> R;
   for (std::span<const int64_t> P : Parts)
     R.insert(R.end(), P.begin(), P.end());
@@ -416,8 +418,7 @@ Expected<const Type *> TypeContext::getContiguous(int64_t Count,
 
 Expected<const Type *> TypeContext::getVector(int64_t Count,
                                               int64_t BlockLength,
-                                              int64_t Stride,
-                                              const Type *Old) {
+                                              int64_t Stride, const Type *Old) {
   return get(TypeKind::Vector, {Count, BlockLength, Stride}, {Old});
 }
 
@@ -518,9 +519,10 @@ TypeContext::mapOperands(const Type *T,
   }
   if (!Changed)
     return T;
-  Expected<const Type *> R = get(
-      T->getKind(), std::vector<int64_t>(T->getInts().begin(), T->getInts().end()),
-      std::move(Ops));
+  Expected<const Type *> R =
+      get(T->getKind(),
+          std::vector<int64_t>(T->getInts().begin(), T->getInts().end()),
+          std::move(Ops));
   if (!R) {
     (void)R.takeError(); // e.g. a merged count overflowing: keep T
     return T;

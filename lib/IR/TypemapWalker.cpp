@@ -1,8 +1,9 @@
 //===- lib/IR/TypemapWalker.cpp - Streaming typemap traversal -------------===//
 //
 // Each node is seen as a sequence of pieces (ddtc/IR/TypePieces.h), piece
-// k being `Reps` copies of a child type at byte displacement `Disp`. A piece whose child is dense (its instances tile memory) is emitted as a
-// single run; otherwise the walker descends into each copy.
+// k being `Reps` copies of a child type at byte displacement `Disp`. A piece
+// whose child is dense (its instances tile memory) is emitted as a single run;
+// otherwise the walker descends into each copy.
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/IR/TypemapWalker.h"
@@ -35,7 +36,7 @@ bool TypemapWalker::step(TypemapRun &Run) {
       continue;
     }
     TypePiece P = F.T ? getPiece(F.T, F.Piece)
-                  : TypePiece{Root, static_cast<int64_t>(Count), 0, {}};
+                      : TypePiece{Root, static_cast<int64_t>(Count), 0, {}};
     if (!P.Child) {
       Run = {wrappingAdd(F.Base, P.Disp), getPredefinedInfo(P.Leaf).Size,
              P.Leaf};
@@ -56,9 +57,8 @@ bool TypemapWalker::step(TypemapRun &Run) {
       ++F.Piece;
       return true;
     }
-    int64_t ChildBase =
-        wrappingAdd(F.Base,
-                    wrappingAdd(P.Disp, wrappingMul(F.Rep, L.Ub - L.Lb)));
+    int64_t ChildBase = wrappingAdd(
+        F.Base, wrappingAdd(P.Disp, wrappingMul(F.Rep, L.Ub - L.Lb)));
     ++F.Rep;
     push(P.Child, ChildBase); // invalidates F
   }

@@ -38,8 +38,9 @@ Error fail(const Type *T, const std::string &Message) {
 bool sameLayout(const TypeLayout &Fresh, const TypeLayout &Cached,
                 const Type *T) {
   const TypeLayout &A = Fresh, &B = Cached;
-  return (A.Identity ? A.Identity : T) == B.Identity && A.Size == B.Size && A.Lb == B.Lb && A.Ub == B.Ub &&
-         A.TrueLb == B.TrueLb && A.TrueUb == B.TrueUb && A.Align == B.Align &&
+  return (A.Identity ? A.Identity : T) == B.Identity && A.Size == B.Size &&
+         A.Lb == B.Lb && A.Ub == B.Ub && A.TrueLb == B.TrueLb &&
+         A.TrueUb == B.TrueUb && A.Align == B.Align &&
          A.Elements == B.Elements && A.Blocks == B.Blocks &&
          A.Depth == B.Depth && A.Cost == B.Cost && A.Pieces == B.Pieces &&
          A.UniformBasic == B.UniformBasic;
@@ -57,8 +58,8 @@ Error verifyNode(const Type *T) {
   size_t NumOperands = 0;
   for (const FieldSpec &F : Spec.Fields)
     NumOperands += F.Shape == FieldShape::Type       ? 1
-                : F.Shape == FieldShape::TypeList ? T->getListLength()
-                                                  : 0;
+                   : F.Shape == FieldShape::TypeList ? T->getListLength()
+                                                     : 0;
   if (T->getOperands().size() != NumOperands)
     return fail(T, "wrong number of type operands");
   for (const Type *Op : T->getOperands())
@@ -69,18 +70,27 @@ Error verifyNode(const Type *T) {
   for (const FieldSpec &F : Spec.Fields) {
     if (F.Shape != FieldShape::Scalar && F.Shape != FieldShape::List)
       continue;
-    std::span<const int64_t> Values =
-        F.Shape == FieldShape::Scalar ? Ints.subspan(F.Index, 1)
-                                      : T->getList(F.Index);
+    std::span<const int64_t> Values = F.Shape == FieldShape::Scalar
+                                          ? Ints.subspan(F.Index, 1)
+                                          : T->getList(F.Index);
     for (int64_t V : Values) {
       bool Ok = true;
       switch (F.Value) {
-      case FieldValue::Count: Ok = V >= 0; break;
-      case FieldValue::Order: Ok = V == 0 || V == 1; break;
-      case FieldValue::Distrib: Ok = V >= 0 && V <= 2; break;
-      case FieldValue::Darg: Ok = V == DefaultDarg || V >= 1; break;
+      case FieldValue::Count:
+        Ok = V >= 0;
+        break;
+      case FieldValue::Order:
+        Ok = V == 0 || V == 1;
+        break;
+      case FieldValue::Distrib:
+        Ok = V >= 0 && V <= 2;
+        break;
+      case FieldValue::Darg:
+        Ok = V == DefaultDarg || V >= 1;
+        break;
       case FieldValue::Signed:
-      case FieldValue::None: break;
+      case FieldValue::None:
+        break;
       }
       if (!Ok)
         return fail(T, "field '" + std::string(F.Name) + "' out of range");
@@ -88,11 +98,11 @@ Error verifyNode(const Type *T) {
   }
 
   // 3. Expansion.
-  bool NeedsExpansion = T->getKind() == TypeKind::Subarray ||
-                        T->getKind() == TypeKind::Darray;
+  bool NeedsExpansion =
+      T->getKind() == TypeKind::Subarray || T->getKind() == TypeKind::Darray;
   if (NeedsExpansion != (T->getExpansion() != nullptr))
-    return fail(T, NeedsExpansion ? "missing expansion"
-                                  : "unexpected expansion");
+    return fail(T,
+                NeedsExpansion ? "missing expansion" : "unexpected expansion");
 
   // 4. Depth.
   unsigned Depth = 0;
@@ -102,8 +112,8 @@ Error verifyNode(const Type *T) {
     return fail(T, "wrong depth");
 
   // 5. Layout.
-  Expected<TypeLayout> L = computeLayout(T->getKind(), Ints, T->getOperands(),
-                                         T->getExpansion());
+  Expected<TypeLayout> L =
+      computeLayout(T->getKind(), Ints, T->getOperands(), T->getExpansion());
   if (!L)
     return fail(T, "layout no longer computes: " + L.takeError().message());
   const TypeLayout &C = T->getLayout();

@@ -19,33 +19,65 @@ const char ZeroLengthIdentity = 0;
 /// Predefined types that Yaksa represents by one object (MPICH maps them to
 /// one Yaksa builtin, or Yaksa makes the integer types of one size share a
 /// handle).
-enum class YaksaBuiltin { Int8, Int16, Int32, Int64, Float, Double,
-                          FloatComplex, DoubleComplex, Own };
+enum class YaksaBuiltin {
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  Float,
+  Double,
+  FloatComplex,
+  DoubleComplex,
+  Own
+};
 const char YaksaBuiltinIdentity[static_cast<unsigned>(YaksaBuiltin::Own)] = {};
 
 YaksaBuiltin yaksaBuiltin(PredefinedId Id) {
   using P = PredefinedId;
   switch (Id) {
-  case P::Char: case P::SignedChar: case P::UnsignedChar: case P::Int8:
-  case P::UInt8: case P::Byte: case P::Packed: case P::CBool:
+  case P::Char:
+  case P::SignedChar:
+  case P::UnsignedChar:
+  case P::Int8:
+  case P::UInt8:
+  case P::Byte:
+  case P::Packed:
+  case P::CBool:
   case P::Character:
     return YaksaBuiltin::Int8;
-  case P::Short: case P::UnsignedShort: case P::Int16: case P::UInt16:
+  case P::Short:
+  case P::UnsignedShort:
+  case P::Int16:
+  case P::UInt16:
     return YaksaBuiltin::Int16;
-  case P::Int: case P::Unsigned: case P::Int32: case P::UInt32:
-  case P::Integer: case P::Logical:
+  case P::Int:
+  case P::Unsigned:
+  case P::Int32:
+  case P::UInt32:
+  case P::Integer:
+  case P::Logical:
     return YaksaBuiltin::Int32;
-  case P::Long: case P::UnsignedLong: case P::LongLongInt:
-  case P::UnsignedLongLong: case P::Int64: case P::UInt64: case P::Aint:
-  case P::Offset: case P::Count:
+  case P::Long:
+  case P::UnsignedLong:
+  case P::LongLongInt:
+  case P::UnsignedLongLong:
+  case P::Int64:
+  case P::UInt64:
+  case P::Aint:
+  case P::Offset:
+  case P::Count:
     return YaksaBuiltin::Int64;
-  case P::Float: case P::Real:
+  case P::Float:
+  case P::Real:
     return YaksaBuiltin::Float;
-  case P::Double: case P::DoublePrecision:
+  case P::Double:
+  case P::DoublePrecision:
     return YaksaBuiltin::Double;
-  case P::CComplex: case P::Complex:
+  case P::CComplex:
+  case P::Complex:
     return YaksaBuiltin::FloatComplex;
-  case P::CDoubleComplex: case P::DoubleComplex:
+  case P::CDoubleComplex:
+  case P::DoubleComplex:
     return YaksaBuiltin::DoubleComplex;
   default:
     return YaksaBuiltin::Own;
@@ -64,9 +96,9 @@ const void *getPredefinedIdentity(PredefinedId Id) {
 }
 
 const void *getReducedIdentity(TypeKind K, std::span<const int64_t> Ints,
-                            std::span<const Type *const> Operands,
-                            std::span<const int64_t> BlockLengths,
-                            std::span<const int64_t> Displacements) {
+                               std::span<const Type *const> Operands,
+                               std::span<const int64_t> BlockLengths,
+                               std::span<const int64_t> Displacements) {
   auto OldIdentity = [&] { return Operands[0]->getLayout().Identity; };
   auto SingleUnitBlock = [&] {
     return Displacements.size() == 1 && BlockLengths[0] == 1 &&

@@ -6,8 +6,9 @@
 
 namespace ddtc {
 
-int runWithMpi(int &Argc, char **&Argv, const char *Tool,
-               const std::function<int(const std::vector<MPI_Datatype> &)> &Body) {
+int runWithMpi(
+    int &Argc, char **&Argv, const char *Tool,
+    const std::function<int(const std::vector<MPI_Datatype> &)> &Body) {
   MPI_Init(&Argc, &Argv);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
@@ -34,6 +35,5 @@ std::string mpiErrorString(int Code) {
       C = ' ';
   return S;
 }
-
 
 } // namespace ddtc

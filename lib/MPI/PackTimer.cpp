@@ -59,8 +59,8 @@ std::optional<PackTimes> timePackUnpack(MPI_Datatype T, int Count,
   // The typed buffer spans [TrueLb, (Count-1) * Extent + TrueLb +
   // TrueExtent) of the buffer address, and before it if Extent < 0.
   MPI_Count Lo = std::min<MPI_Count>(TrueLb, TrueLb + (Count - 1) * Extent);
-  MPI_Count Hi = std::max<MPI_Count>(TrueLb + TrueExtent,
-                                     TrueLb + TrueExtent + (Count - 1) * Extent);
+  MPI_Count Hi = std::max<MPI_Count>(
+      TrueLb + TrueExtent, TrueLb + TrueExtent + (Count - 1) * Extent);
   std::vector<char> Typed(size_t(Hi - Lo) + 64, 1), Out(size_t(Packed) + 64);
   char *Base = displaceAddress(Typed.data(), -Lo);
 

@@ -84,8 +84,8 @@ std::vector<MPI_Datatype> makeHandleTable(std::string &Missing) {
   return Table;
 }
 
-std::optional<PredefinedId> lookupPredefinedHandle(
-    std::span<const MPI_Datatype> Table, MPI_Datatype H) {
+std::optional<PredefinedId>
+lookupPredefinedHandle(std::span<const MPI_Datatype> Table, MPI_Datatype H) {
   if (H == MPI_DATATYPE_NULL)
     return std::nullopt;
   for (size_t I = 0; I < Table.size(); ++I)

@@ -171,9 +171,8 @@ std::optional<MPI_Datatype> MpiBuilder::buildNode(const Type *T,
       std::vector<MpiCount> Disps =
           A.counts(I->getDisplacements(), "displacement");
       if (A.overflow().empty())
-        Rc = DDTC_MPI_COUNT_FN(MPI_Type_indexed)(N, Lengths.data(),
-                                                 Disps.data(), OpHandles[0],
-                                                 &New);
+        Rc = DDTC_MPI_COUNT_FN(MPI_Type_indexed)(
+            N, Lengths.data(), Disps.data(), OpHandles[0], &New);
     }
     break;
   }
@@ -214,8 +213,7 @@ std::optional<MPI_Datatype> MpiBuilder::buildNode(const Type *T,
     auto *R = cast<ResizedType>(T);
     Call = DDTC_MPI_COUNT_NAME(MPI_Type_create_resized);
     Rc = DDTC_MPI_COUNT_FN(MPI_Type_create_resized)(
-        OpHandles[0], MpiDisp(R->getNewLb()), MpiDisp(R->getNewExtent()),
-        &New);
+        OpHandles[0], MpiDisp(R->getNewLb()), MpiDisp(R->getNewExtent()), &New);
     break;
   }
   case TypeKind::Subarray: {

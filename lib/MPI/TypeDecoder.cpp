@@ -15,8 +15,8 @@
 //===----------------------------------------------------------------------===//
 #include "ddtc/MPI/TypeDecoder.h"
 
-#include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/MPISupport.h"
+#include "ddtc/MPI/PredefinedHandles.h"
 
 #include <string>
 
@@ -68,8 +68,8 @@ struct Contents {
 // large counts and datatypes. Without MPI 4 there are no large counts.
 #if DDTC_MPI_LARGE_COUNT
 int getEnvelope(MPI_Datatype H, MPI_Count (&Sizes)[4], int &Combiner) {
-  return PMPI_Type_get_envelope_c(H, &Sizes[0], &Sizes[1], &Sizes[2],
-                                  &Sizes[3], &Combiner);
+  return PMPI_Type_get_envelope_c(H, &Sizes[0], &Sizes[1], &Sizes[2], &Sizes[3],
+                                  &Combiner);
 }
 
 int getContents(MPI_Datatype H, const MPI_Count (&Sizes)[4], int *Ints,
@@ -80,8 +80,7 @@ int getContents(MPI_Datatype H, const MPI_Count (&Sizes)[4], int *Ints,
 #else
 int getEnvelope(MPI_Datatype H, MPI_Count (&Sizes)[4], int &Combiner) {
   int NumInts = 0, NumAddrs = 0, NumTypes = 0;
-  int Rc = PMPI_Type_get_envelope(H, &NumInts, &NumAddrs, &NumTypes,
-                                  &Combiner);
+  int Rc = PMPI_Type_get_envelope(H, &NumInts, &NumAddrs, &NumTypes, &Combiner);
   Sizes[0] = NumInts;
   Sizes[1] = NumAddrs;
   Sizes[2] = 0;
@@ -92,10 +91,9 @@ int getEnvelope(MPI_Datatype H, MPI_Count (&Sizes)[4], int &Combiner) {
 int getContents(MPI_Datatype H, const MPI_Count (&Sizes)[4], int *Ints,
                 MPI_Aint *Addresses, MPI_Count *, MPI_Datatype *Types) {
   // The sizes come from getEnvelope's ints.
-  return PMPI_Type_get_contents(H, static_cast<int>(Sizes[0]),
-                                static_cast<int>(Sizes[1]),
-                                static_cast<int>(Sizes[3]), Ints, Addresses,
-                                Types);
+  return PMPI_Type_get_contents(
+      H, static_cast<int>(Sizes[0]), static_cast<int>(Sizes[1]),
+      static_cast<int>(Sizes[3]), Ints, Addresses, Types);
 }
 #endif
 
@@ -103,8 +101,7 @@ int getContents(MPI_Datatype H, const MPI_Count (&Sizes)[4], int *Ints,
 /// returned: they are new references to the operands.
 class OperandReferences {
 public:
-  explicit OperandReferences(std::vector<MPI_Datatype> &Types)
-      : Types(Types) {}
+  explicit OperandReferences(std::vector<MPI_Datatype> &Types) : Types(Types) {}
   OperandReferences(const OperandReferences &) = delete;
   OperandReferences &operator=(const OperandReferences &) = delete;
   ~OperandReferences() {
@@ -336,8 +333,8 @@ Expected<const Type *> TypeDecoder::decodeAt(MPI_Datatype H, unsigned Depth,
   if (auto It = Call.Done.find(H); It != Call.Done.end())
     return It->second;
   if (Depth > MaxTypeDepth)
-    return makeError("types nested more than " +
-                     std::to_string(MaxTypeDepth) + " levels deep");
+    return makeError("types nested more than " + std::to_string(MaxTypeDepth) +
+                     " levels deep");
   if (!Call.Open.insert(H).second)
     return makeError("a type is among its own operands");
   Expected<const Type *> T = decodeDerived(H, Depth, Call);
@@ -347,9 +344,8 @@ Expected<const Type *> TypeDecoder::decodeAt(MPI_Datatype H, unsigned Depth,
   return T;
 }
 
-Expected<const Type *> TypeDecoder::decodeDerived(MPI_Datatype H,
-                                                  unsigned Depth,
-                                                  CallState &Call) {
+Expected<const Type *>
+TypeDecoder::decodeDerived(MPI_Datatype H, unsigned Depth, CallState &Call) {
   Expected<Contents> C = readContents(H);
   if (!C)
     return C.takeError();

@@ -29,7 +29,8 @@ constexpr unsigned MaxJsonDepth = 2 * MaxTypeDepth + 8;
 struct TooDeep {};
 
 bool isIdentifier(std::string_view S) {
-  if (S.empty() || !(std::isalpha(static_cast<unsigned char>(S[0])) || S[0] == '_'))
+  if (S.empty() ||
+      !(std::isalpha(static_cast<unsigned char>(S[0])) || S[0] == '_'))
     return false;
   for (char C : S)
     if (!(std::isalnum(static_cast<unsigned char>(C)) || C == '_'))
@@ -39,15 +40,23 @@ bool isIdentifier(std::string_view S) {
 
 std::string describe(const Json &J) {
   switch (J.type()) {
-  case Json::value_t::null: return "null";
-  case Json::value_t::object: return "an object";
-  case Json::value_t::array: return "an array";
-  case Json::value_t::string: return "a string";
-  case Json::value_t::boolean: return "a boolean";
-  case Json::value_t::number_float: return "a floating-point number";
+  case Json::value_t::null:
+    return "null";
+  case Json::value_t::object:
+    return "an object";
+  case Json::value_t::array:
+    return "an array";
+  case Json::value_t::string:
+    return "a string";
+  case Json::value_t::boolean:
+    return "a boolean";
+  case Json::value_t::number_float:
+    return "a floating-point number";
   case Json::value_t::number_integer:
-  case Json::value_t::number_unsigned: return "an integer";
-  default: return "an unsupported value";
+  case Json::value_t::number_unsigned:
+    return "an integer";
+  default:
+    return "an unsupported value";
   }
 }
 
@@ -93,18 +102,18 @@ Expected<int64_t> Reader::readInt(const Json &J, const std::string &Path,
   if (!WordsOnly && J.is_number_unsigned()) {
     uint64_t U = J.get<uint64_t>();
     if (U > static_cast<uint64_t>(INT64_MAX))
-      return error(Path, "integer " + std::to_string(U) +
-                             " does not fit in 64 bits");
+      return error(Path,
+                   "integer " + std::to_string(U) + " does not fit in 64 bits");
     return static_cast<int64_t>(U);
   }
   if (!WordsOnly && J.is_number_integer())
     return J.get<int64_t>();
 
-  const char *Expected = Value == FieldValue::Order ? "\"C\" or \"Fortran\""
-                         : Value == FieldValue::Distrib
-                             ? "\"block\", \"cyclic\" or \"none\""
-                         : Value == FieldValue::Darg ? "an integer or \"default\""
-                                                     : "an integer";
+  const char *Expected =
+      Value == FieldValue::Order     ? "\"C\" or \"Fortran\""
+      : Value == FieldValue::Distrib ? "\"block\", \"cyclic\" or \"none\""
+      : Value == FieldValue::Darg    ? "an integer or \"default\""
+                                     : "an integer";
   // A string in a field that takes words is quoted: it was a near miss.
   bool TakesWords = WordsOnly || Value == FieldValue::Darg;
   std::string Got = J.is_string() && TakesWords
@@ -113,9 +122,8 @@ Expected<int64_t> Reader::readInt(const Json &J, const std::string &Path,
   return error(Path, std::string("expected ") + Expected + ", got " + Got);
 }
 
-Expected<const Type *> Reader::readTypeRef(const Json &J,
-                                           const std::string &Path,
-                                           unsigned Depth) {
+Expected<const Type *>
+Reader::readTypeRef(const Json &J, const std::string &Path, unsigned Depth) {
   if (J.is_string()) {
     const std::string &Name = J.get_ref<const std::string &>();
     if (std::optional<PredefinedId> Id = lookupPredefined(Name))
@@ -133,8 +141,8 @@ Expected<const Type *> Reader::readTypeRef(const Json &J,
   }
   if (J.is_object())
     return readTypeObject(J, Path, Depth, /*Named=*/false);
-  return error(Path, "expected a type name or a type object, got " +
-                         describe(J));
+  return error(Path,
+               "expected a type name or a type object, got " + describe(J));
 }
 
 Expected<const Type *> Reader::readTypeObject(const Json &J,
@@ -149,8 +157,8 @@ Expected<const Type *> Reader::readTypeObject(const Json &J,
   if (KindIt == J.end())
     return error(join(Path, "kind"), "missing");
   if (!KindIt->is_string())
-    return error(join(Path, "kind"), "expected a string, got " +
-                                         describe(*KindIt));
+    return error(join(Path, "kind"),
+                 "expected a string, got " + describe(*KindIt));
   const std::string &KindName = KindIt->get_ref<const std::string &>();
   std::optional<TypeKind> Kind = lookupKind(KindName);
   if (!Kind || *Kind == TypeKind::Predefined)
@@ -166,10 +174,9 @@ Expected<const Type *> Reader::readTypeObject(const Json &J,
     for (const FieldSpec &F : Spec.Fields)
       Known |= F.Name == Key;
     if (!Known)
-      return error(join(Path, Key), Key == "name"
-                                        ? "inline types have no name"
-                                        : "unknown field for kind '" +
-                                              KindName + "'");
+      return error(join(Path, Key),
+                   Key == "name" ? "inline types have no name"
+                                 : "unknown field for kind '" + KindName + "'");
   }
 
   // Lists first, to learn their common length.
@@ -235,7 +242,8 @@ Expected<const Type *> Reader::readTypeObject(const Json &J,
   std::vector<int64_t> Ints = std::move(Scalars);
   for (std::vector<int64_t> &L : Lists)
     Ints.insert(Ints.end(), L.begin(), L.end());
-  Expected<const Type *> T = Ctx.get(*Kind, std::move(Ints), std::move(Operands));
+  Expected<const Type *> T =
+      Ctx.get(*Kind, std::move(Ints), std::move(Operands));
   if (T || Path.empty())
     return T;
   // Errors of the context name fields of the inline type itself; make them
@@ -282,8 +290,8 @@ Error Reader::readTop(const Json &Doc) {
     if (NameIt == Entry.end())
       return error(Where + ".name", "missing");
     if (!NameIt->is_string())
-      return error(Where + ".name", "expected a string, got " +
-                                        describe(*NameIt));
+      return error(Where + ".name",
+                   "expected a string, got " + describe(*NameIt));
     const std::string &Name = NameIt->get_ref<const std::string &>();
     auto InType = [&Name](Error E) {
       return std::move(E.addContext("type '" + Name + "'"));
@@ -326,8 +334,7 @@ Error readDescription(std::string_view Text, Module &M) {
     // (a DOM entry takes 16 bytes for the 2 of "0,").
     std::vector<std::pair<bool, size_t>> Open; // (is an array, entries kept)
     Json::parser_callback_t Guard = [&Open](int Depth,
-                                            Json::parse_event_t Event,
-                                            Json &) {
+                                            Json::parse_event_t Event, Json &) {
       using E = Json::parse_event_t;
       if (Depth > static_cast<int>(MaxJsonDepth))
         throw TooDeep();

@@ -39,7 +39,9 @@ void noteUse(const BindingRef &B, uint64_t Bytes) {
     runtime().notePassed(*B);
 }
 
-char *at(void *Buf, int64_t Offset) { return static_cast<char *>(Buf) + Offset; }
+char *at(void *Buf, int64_t Offset) {
+  return static_cast<char *>(Buf) + Offset;
+}
 
 } // namespace
 
@@ -70,8 +72,8 @@ DDTC_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype,
       return Rc;
   int Rc = PMPI_Bcast_c(Packed.data(), Bytes, MPI_PACKED, root, comm);
   if (Rc == MPI_SUCCESS && Rank != root)
-    Rc = unpackAny(B.get(), datatype, Packed.data(), Bytes, buffer, count,
-                   comm);
+    Rc =
+        unpackAny(B.get(), datatype, Packed.data(), Bytes, buffer, count, comm);
   return Rc;
 }
 

@@ -20,8 +20,8 @@ void KernelRegistry::add(const ddtc_kernel_table *Table) {
   std::lock_guard<std::mutex> G(Lock);
   std::string Source = Table->source ? Table->source : "?";
   if (Table->abi_version != DDTC_KERNEL_ABI) {
-    warn(Rank, "kernel table of " + Source + " in " + Loading +
-                   " has ABI " + std::to_string(Table->abi_version) +
+    warn(Rank, "kernel table of " + Source + " in " + Loading + " has ABI " +
+                   std::to_string(Table->abi_version) +
                    ", this runtime reads ABI " +
                    std::to_string(DDTC_KERNEL_ABI) + "; not used");
     ++TablesFromCurrent;
@@ -47,9 +47,8 @@ void KernelRegistry::add(const ddtc_kernel_table *Table) {
                         LoadedKernel{&K, Loading});
     if (!New && It->second.Library == ProgramName && Loading != ProgramName)
       It->second = LoadedKernel{&K, Loading};
-    auto [GIt, GNew] =
-        ByGiven.emplace(std::pair(uint64_t(K.given_hi), uint64_t(K.given_lo)),
-                        It->second);
+    auto [GIt, GNew] = ByGiven.emplace(
+        std::pair(uint64_t(K.given_hi), uint64_t(K.given_lo)), It->second);
     if (!GNew && GIt->second.Library == ProgramName && Loading != ProgramName)
       GIt->second = It->second;
   }
@@ -104,7 +103,8 @@ const LoadedKernel *KernelRegistry::lookup(const Fingerprint &Print) const {
   return It == Kernels.end() ? nullptr : &It->second;
 }
 
-const LoadedKernel *KernelRegistry::lookupGiven(const Fingerprint &Given) const {
+const LoadedKernel *
+KernelRegistry::lookupGiven(const Fingerprint &Given) const {
   std::lock_guard<std::mutex> G(Lock);
   auto It = ByGiven.find(std::pair(Given.Hi, Given.Lo));
   return It == ByGiven.end() ? nullptr : &It->second;

@@ -14,8 +14,8 @@
 #include "ddtc/Runtime/KernelABI.h"
 
 #include <map>
-#include <set>
 #include <mutex>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>

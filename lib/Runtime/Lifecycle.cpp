@@ -64,25 +64,26 @@ std::string report() {
   J += "  \"size\": " + std::to_string(Size) + ",\n";
   J += std::string("  \"active\": ") + (R.Active ? "true" : "false") + ",\n";
   J += "  \"substituted\": " + std::to_string(R.Substituted.load()) + ",\n";
-  J += "  \"passed_through\": " + std::to_string(R.PassedThrough.load()) +
-       ",\n";
-  J += "  \"pending_at_finalize\": " + std::to_string(R.Requests.size()) +
-       ",\n";
+  J +=
+      "  \"passed_through\": " + std::to_string(R.PassedThrough.load()) + ",\n";
+  J +=
+      "  \"pending_at_finalize\": " + std::to_string(R.Requests.size()) + ",\n";
   J += "  \"buffers_outstanding\": " +
        std::to_string(BufferPool::get().outstanding()) + ",\n";
   J += "  \"kernel_libraries\": [";
   bool First = true;
   for (const auto &[Path, N] : KernelRegistry::get().getLibraries()) {
-    J += std::string(First ? "\n" : ",\n") + "    {\"path\": " +
-         jsonQuote(Path) + ", \"kernels\": " + std::to_string(N) + "}";
+    J += std::string(First ? "\n" : ",\n") +
+         "    {\"path\": " + jsonQuote(Path) +
+         ", \"kernels\": " + std::to_string(N) + "}";
     First = false;
   }
   J += First ? "],\n" : "\n  ],\n";
   J += "  \"types\": [";
   First = true;
   for (const TypeStats *S : R.Bindings.stats()) {
-    J += std::string(First ? "\n" : ",\n") + "    {\"name\": " +
-         jsonQuote(S->Name);
+    J += std::string(First ? "\n" : ",\n") +
+         "    {\"name\": " + jsonQuote(S->Name);
     if (!S->Key.empty())
       J += ", \"key\": " + jsonQuote(S->Key);
     J += ", \"commits\": " + std::to_string(S->Commits.load());
@@ -96,8 +97,7 @@ std::string report() {
     }
     J += ", \"substituted\": " + std::to_string(S->SubstitutedCalls.load()) +
          ", \"bytes\": " + std::to_string(S->SubstitutedBytes.load()) +
-         ", \"passed_through\": " + std::to_string(S->PassedCalls.load()) +
-         "}";
+         ", \"passed_through\": " + std::to_string(S->PassedCalls.load()) + "}";
     First = false;
   }
   J += First ? "]\n" : "\n  ]\n";
@@ -111,7 +111,8 @@ void finish() {
   const char *Pattern = std::getenv("DDTC_RT_REPORT");
   if (!Pattern || !*Pattern)
     return;
-  std::string Path = expandPattern(Pattern, R.Rank, static_cast<long>(getpid()));
+  std::string Path =
+      expandPattern(Pattern, R.Rank, static_cast<long>(getpid()));
   std::string Err;
   if (!writeFileAtomically(Path, report(), Err))
     warn(R.Rank, Err);

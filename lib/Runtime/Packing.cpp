@@ -45,8 +45,8 @@ PackedLayout getPackedLayout(const Binding *B, MPI_Datatype T) {
   PMPI_Type_get_true_extent_c(T, &TrueLb, &TrueExtent);
   // Predefined types: contiguous but for the pair types, which have a gap
   // (MPI_DOUBLE_INT: 12 bytes of data in 16).
-  bool Contiguous = Size > 0 && Size == Extent && TrueLb == Lb &&
-                    TrueExtent == Extent;
+  bool Contiguous =
+      Size > 0 && Size == Extent && TrueLb == Lb && TrueExtent == Extent;
   return {static_cast<uint64_t>(Size), Lb, Extent, Contiguous};
 }
 
@@ -71,8 +71,8 @@ int packAny(const Binding *B, MPI_Datatype T, const void *Buf, MPI_Count Count,
                      &Position, Comm);
 }
 
-int unpackAny(const Binding *B, MPI_Datatype T, const char *In,
-              MPI_Count Bytes, void *Buf, MPI_Count Count, MPI_Comm Comm) {
+int unpackAny(const Binding *B, MPI_Datatype T, const char *In, MPI_Count Bytes,
+              void *Buf, MPI_Count Count, MPI_Comm Comm) {
   PackedLayout L = getPackedLayout(B, T);
   if (L.Size == 0 || Bytes <= 0)
     return MPI_SUCCESS;
@@ -87,7 +87,8 @@ int unpackAny(const Binding *B, MPI_Datatype T, const char *In,
   if (B && B->isBound()) {
     B->unpack(Packed, static_cast<size_t>(Full), Buf);
   } else if (Buf == MPI_BOTTOM && B && B->T) {
-    walkCopy(B->T, Full, bytes(Buf), Packed, static_cast<uint64_t>(Full) * L.Size,
+    walkCopy(B->T, Full, bytes(Buf), Packed,
+             static_cast<uint64_t>(Full) * L.Size,
              /*Pack=*/false);
   } else if (Full > 0) {
     MPI_Count Position = 0;

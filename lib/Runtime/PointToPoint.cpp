@@ -137,8 +137,8 @@ DDTC_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype,
     return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
   MPI_Status Local;
   MPI_Status *St = status == MPI_STATUS_IGNORE ? &Local : status;
-  int Rc = PMPI_Recv_c(Packed.data(), static_cast<MPI_Count>(Bytes),
-                       MPI_PACKED, source, tag, comm, St);
+  int Rc = PMPI_Recv_c(Packed.data(), static_cast<MPI_Count>(Bytes), MPI_PACKED,
+                       source, tag, comm, St);
   if (Rc == MPI_SUCCESS) {
     MPI_Count Got = 0;
     PMPI_Get_count_c(St, MPI_PACKED, &Got);
@@ -207,8 +207,8 @@ namespace {
 /// Whether Bytes fit at *Position in a buffer of Size bytes. When they do
 /// not, the wrappers let MPI report the error as it would without them.
 bool fitsAt(const int *Position, uint64_t Bytes, int Size) {
-  return *Position >= 0 &&
-         static_cast<uint64_t>(*Position) + Bytes <= static_cast<uint64_t>(Size);
+  return *Position >= 0 && static_cast<uint64_t>(*Position) + Bytes <=
+                               static_cast<uint64_t>(Size);
 }
 
 } // namespace
@@ -220,8 +220,7 @@ DDTC_EXPORT int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
   BindingRef B = R.substitutable(datatype, incount);
   uint64_t Bytes = B ? incount * B->Size : 0;
   if (!B || !fitsAt(position, Bytes, outsize))
-    return PMPI_Pack(inbuf, incount, datatype, outbuf, outsize, position,
-                     comm);
+    return PMPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm);
   B->pack(inbuf, incount, static_cast<char *>(outbuf) + *position);
   *position += static_cast<int>(Bytes);
   R.noteSubstituted(*B, Bytes);
@@ -243,8 +242,8 @@ DDTC_EXPORT int MPI_Unpack(const void *inbuf, int insize, int *position,
   return MPI_SUCCESS;
 }
 
-DDTC_EXPORT int MPI_Pack_size(int incount, MPI_Datatype datatype,
-                              MPI_Comm comm, int *size) {
+DDTC_EXPORT int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm,
+                              int *size) {
   // The packed size of a bound type is count * MPI_Type_size, what the
   // kernels write; MPI's answer is an upper bound that may be larger.
   BindingRef B = runtime().Active.load(std::memory_order_relaxed)

@@ -63,10 +63,17 @@ bool parseByteSize(std::string_view Text, uint64_t &Bytes) {
   unsigned Shift = 0;
   if (I + 1 == Text.size()) {
     switch (Text[I]) {
-    case 'K': Shift = 10; break;
-    case 'M': Shift = 20; break;
-    case 'G': Shift = 30; break;
-    default: return false;
+    case 'K':
+      Shift = 10;
+      break;
+    case 'M':
+      Shift = 20;
+      break;
+    case 'G':
+      Shift = 30;
+      break;
+    default:
+      return false;
     }
   } else if (I != Text.size()) {
     return false;
@@ -99,8 +106,8 @@ bool writeFileAtomically(const std::string &Path, const std::string &Text,
   std::string Temp;
   int Fd = -1;
   for (int Attempt = 0; Attempt < 100 && Fd < 0; ++Attempt) {
-    Temp = Path + ".tmp-" + std::to_string(static_cast<long>(getpid())) +
-           "-" + std::to_string(Counter++);
+    Temp = Path + ".tmp-" + std::to_string(static_cast<long>(getpid())) + "-" +
+           std::to_string(Counter++);
     Fd = open(Temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (Fd < 0 && errno != EEXIST)
       return fail(Path, errno);

@@ -155,9 +155,8 @@ public:
   }
 
   template <typename C>
-  void allgatherv(const void *SBuf, C SCount, MPI_Datatype ST,
-                  const void *RBuf, const C *RCounts, MPI_Datatype RT,
-                  MPI_Comm Comm) {
+  void allgatherv(const void *SBuf, C SCount, MPI_Datatype ST, const void *RBuf,
+                  const C *RCounts, MPI_Datatype RT, MPI_Comm Comm) {
     if (SBuf != MPI_IN_PLACE)
       use(ST, SCount, SBuf);
     if (mayBeDerived(RT))
@@ -188,8 +187,8 @@ public:
 
   template <typename C>
   void neighborAllgatherv(const void *SBuf, C SCount, MPI_Datatype ST,
-                          const void *RBuf, const C *RCounts,
-                          MPI_Datatype RT, MPI_Comm Comm) {
+                          const void *RBuf, const C *RCounts, MPI_Datatype RT,
+                          MPI_Comm Comm) {
     use(ST, SCount, SBuf);
     if (!mayBeDerived(RT))
       return;
@@ -305,29 +304,29 @@ private:
 // copy of ddtc.
 #define DDTC_EXPORT extern "C" __attribute__((visibility("default")))
 
-#define DDTC_TRACE_CONSTRUCTOR(Name, Params, Args)                            \
-  DDTC_EXPORT int Name Params {                                              \
-    int Err = P##Name Args;                                                  \
-    if (Err == MPI_SUCCESS)                                                  \
-      Tracer::get().noteCreated(*newtype, __builtin_return_address(0));      \
-    return Err;                                                              \
+#define DDTC_TRACE_CONSTRUCTOR(Name, Params, Args)                             \
+  DDTC_EXPORT int Name Params {                                                \
+    int Err = P##Name Args;                                                    \
+    if (Err == MPI_SUCCESS)                                                    \
+      Tracer::get().noteCreated(*newtype, __builtin_return_address(0));        \
+    return Err;                                                                \
   }
-#define DDTC_TRACE_USE(Name, Params, Args, Record)                            \
-  DDTC_EXPORT int Name Params {                                              \
-    {                                                                        \
-      TraceCall R(opName(#Name));                                            \
-      R.Record;                                                              \
-    }                                                                        \
-    return P##Name Args;                                                     \
+#define DDTC_TRACE_USE(Name, Params, Args, Record)                             \
+  DDTC_EXPORT int Name Params {                                                \
+    {                                                                          \
+      TraceCall R(opName(#Name));                                              \
+      R.Record;                                                                \
+    }                                                                          \
+    return P##Name Args;                                                       \
   }
-#define DDTC_TRACE_INIT(Name, Params, Args, Record)                           \
-  DDTC_EXPORT int Name Params {                                              \
-    int Err = P##Name Args;                                                  \
-    if (Err == MPI_SUCCESS) {                                                \
-      TraceCall R(opName(#Name), request);                                   \
-      R.Record;                                                              \
-    }                                                                        \
-    return Err;                                                              \
+#define DDTC_TRACE_INIT(Name, Params, Args, Record)                            \
+  DDTC_EXPORT int Name Params {                                                \
+    int Err = P##Name Args;                                                    \
+    if (Err == MPI_SUCCESS) {                                                  \
+      TraceCall R(opName(#Name), request);                                     \
+      R.Record;                                                                \
+    }                                                                          \
+    return Err;                                                                \
   }
 #include "TraceCalls.def"
 
@@ -349,8 +348,8 @@ DDTC_EXPORT int MPI_Finalize(void) {
   return PMPI_Finalize();
 }
 
-// Optional in the runtime's contract (docs/runtime.md), but cheap: the types of a program that aborts
-// are often the ones worth looking at.
+// Optional in the runtime's contract (docs/runtime.md), but cheap: the types of
+// a program that aborts are often the ones worth looking at.
 DDTC_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode) {
   Tracer::get().finish(/*Aborted=*/true);
   return PMPI_Abort(comm, errorcode);

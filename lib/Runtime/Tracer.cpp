@@ -17,10 +17,10 @@
 //===----------------------------------------------------------------------===//
 #include "ddtc/Runtime/Tracer.h"
 
+#include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/Runtime/RuntimeSupport.h"
-#include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/Support/CheckedInt.h"
 
 #include <cxxabi.h>
@@ -75,8 +75,10 @@ std::string describeCallSite(const void *Ret, const std::string &Program) {
         abi::__cxa_demangle(Info.dli_sname, nullptr, nullptr, &Status);
     S += " (";
     S += Status == 0 && Demangled ? Demangled : Info.dli_sname;
-    S += "+" + hex(reinterpret_cast<uintptr_t>(Call) -
-                   reinterpret_cast<uintptr_t>(Info.dli_saddr)) + ")";
+    S += "+" +
+         hex(reinterpret_cast<uintptr_t>(Call) -
+             reinterpret_cast<uintptr_t>(Info.dli_saddr)) +
+         ")";
     std::free(Demangled);
   }
   return S;
@@ -224,8 +226,7 @@ void Tracer::noteFreed(MPI_Datatype H) {
   Sources.erase(H);
 }
 
-void Tracer::addUse(size_t E, std::string_view Op, int64_t Count,
-                    bool Bottom) {
+void Tracer::addUse(size_t E, std::string_view Op, int64_t Count, bool Bottom) {
   Entry &En = Entries[E];
   UseStats &U = En.Uses[{Op, Count}];
   ++U.Calls;
@@ -344,8 +345,8 @@ void Tracer::finish(bool Aborted) {
   int Rank = 0, Size = 1;
   PMPI_Comm_rank(MPI_COMM_WORLD, &Rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &Size);
-  std::string Path = expandPattern(
-      getEnvOr("DDTC_TRACE", "ddtc-trace-%r.json"), Rank, getpid());
+  std::string Path = expandPattern(getEnvOr("DDTC_TRACE", "ddtc-trace-%r.json"),
+                                   Rank, getpid());
   std::string Err;
   if (!writeFileAtomically(Path, buildTrace(Aborted, Rank, Size), Err))
     std::fprintf(stderr, "ddtc-trace: warning: %s\n", Err.c_str());

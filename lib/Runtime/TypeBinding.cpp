@@ -50,8 +50,7 @@ const LoadedKernel *findKernel(Binding &B, const LayoutKey &K,
 
 } // namespace
 
-BindingTable::KeyResult BindingTable::keyOf(TypeContext &Ctx,
-                                            const Type *T) {
+BindingTable::KeyResult BindingTable::keyOf(TypeContext &Ctx, const Type *T) {
   if (T->size() == 0)
     return {std::nullopt, "no data to pack"};
   // MPI sends a dense type straight from the program's memory; a kernel
@@ -70,7 +69,8 @@ BindingTable::KeyResult BindingTable::keyOf(TypeContext &Ctx,
                               " the runtime normalizes at commit"};
   // The description a kernel was emitted for, built again (a trace's
   // kernels in the traced program): its key is the kernel's.
-  if (const LoadedKernel *L = KernelRegistry::get().lookupGiven(T->getFingerprint()))
+  if (const LoadedKernel *L =
+          KernelRegistry::get().lookupGiven(T->getFingerprint()))
     return {LayoutKey{Fingerprint{L->Kernel->key_hi, L->Kernel->key_lo},
                       T->trueLb()},
             ""};

@@ -64,10 +64,10 @@ struct Binding {
   /// each member in turn.
   struct Member {
     const ddtc_kernel *Kernel; ///< null: a dense member, copied as it is
-    int64_t Offset;   ///< from the instance's address to the kernel's buffer
-                      ///< (for a dense member, to its data)
-    size_t Count;     ///< the member's blocklength
-    uint64_t Bytes;   ///< packed bytes of the member
+    int64_t Offset; ///< from the instance's address to the kernel's buffer
+                    ///< (for a dense member, to its data)
+    size_t Count;   ///< the member's blocklength
+    uint64_t Bytes; ///< packed bytes of the member
   };
   std::vector<Member> Members;
   /// Added to the program's buffer address to get the kernel's.

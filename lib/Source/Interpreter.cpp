@@ -55,8 +55,8 @@ void Interpreter::note(SourceLocation Loc, std::string Message) {
 
 std::string Interpreter::text(const Expr *E) const {
   CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
-  StringRef T = Lexer::getSourceText(SM.getExpansionRange(R), SM,
-                                     AC.getLangOpts());
+  StringRef T =
+      Lexer::getSourceText(SM.getExpansionRange(R), SM, AC.getLangOpts());
   std::string S = T.str();
   // One line, and short: it is quoted in a diagnostic.
   for (char &C : S)
@@ -147,9 +147,8 @@ void Interpreter::runEntry(const FunctionDecl *F) {
         !T->getPointeeType().isConstQualified()) {
       QualType Pointee = T->getPointeeType();
       if (Pointee->isScalarType())
-        V = pointerTo(Place{std::make_shared<Value>(std::move(V)),
-                            {},
-                            P->getNameAsString()});
+        V = pointerTo(Place{
+            std::make_shared<Value>(std::move(V)), {}, P->getNameAsString()});
       else if (followedRecord(Pointee) &&
                valueCount(Pointee) <= MaxVariableValues) {
         // `void build(struct types *t)`: its members are built into.
@@ -422,8 +421,8 @@ void Interpreter::skipUnknown(const Stmt *S, const std::string &Why,
                              : std::string();
       bool Constructor = lookupConstructorCall(Name) && C->getNumArgs() > 0;
       if (Constructor && Out.Reported.insert(C).second)
-        warn(C->getBeginLoc(), "the type built into '" +
-                                   intoText(C) + "' is left out: " + Why);
+        warn(C->getBeginLoc(),
+             "the type built into '" + intoText(C) + "' is left out: " + Why);
       for (unsigned I = 0; I < C->getNumArgs(); ++I) {
         const Expr *A = C->getArg(I);
         if (!A->getType()->isPointerType())
@@ -579,15 +578,13 @@ Value Interpreter::load(const Place &P) const {
       // A pointer to a scalar, read at offset 0, is the scalar.
       if (I == 0 && &I == &P.Path.back())
         return *V;
-      return V->isUnknown() ? *V
-                            : Value::unknown("'" + P.Name +
-                                                 "' is not an array here",
-                                             {});
+      return V->isUnknown()
+                 ? *V
+                 : Value::unknown("'" + P.Name + "' is not an array here", {});
     }
     if (I < 0 || static_cast<uint64_t>(I) >= V->Elems->size())
-      return Value::unknown("index " + std::to_string(I) + " is outside '" +
-                                P.Name + "'",
-                            {});
+      return Value::unknown(
+          "index " + std::to_string(I) + " is outside '" + P.Name + "'", {});
     V = &(*V->Elems)[I];
   }
   return *V;
@@ -626,8 +623,7 @@ void Interpreter::clobber(const Expr *E, const std::string &Why,
       E = U->getSubExpr()->IgnoreParenCasts();
     else if (const auto *B = dyn_cast<BinaryOperator>(E);
              B && B->isAdditiveOp())
-      E = (B->getLHS()->getType()->isPointerType() ? B->getLHS()
-                                                   : B->getRHS())
+      E = (B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS())
               ->IgnoreParenCasts();
     else
       break;
@@ -678,8 +674,8 @@ namespace {
 
 /// The MPI constants whose meaning ddtc needs by name, not by value.
 constexpr const char *MPIConstants[] = {
-    "MPI_ORDER_C",           "MPI_ORDER_FORTRAN",    "MPI_DISTRIBUTE_BLOCK",
-    "MPI_DISTRIBUTE_CYCLIC", "MPI_DISTRIBUTE_NONE",  "MPI_DISTRIBUTE_DFLT_DARG",
+    "MPI_ORDER_C",           "MPI_ORDER_FORTRAN",   "MPI_DISTRIBUTE_BLOCK",
+    "MPI_DISTRIBUTE_CYCLIC", "MPI_DISTRIBUTE_NONE", "MPI_DISTRIBUTE_DFLT_DARG",
 };
 
 bool isUnsigned(QualType T) {
@@ -725,8 +721,7 @@ Value Interpreter::truncate(Value V, QualType T) const {
     return V;
   uint64_t Mask = (uint64_t(1) << Width) - 1;
   uint64_t Bits = static_cast<uint64_t>(V.I) & Mask;
-  if (!T->isUnsignedIntegerOrEnumerationType() &&
-      (Bits >> (Width - 1)) & 1)
+  if (!T->isUnsignedIntegerOrEnumerationType() && (Bits >> (Width - 1)) & 1)
     Bits |= ~Mask;
   V.I = static_cast<int64_t>(Bits);
   return V;
@@ -819,16 +814,14 @@ Value Interpreter::eval(const Expr *E) {
                                  CE->getType().getAsString() +
                                  "' is not followed",
                              E->getBeginLoc());
-  }
-  else if (isa<FloatingLiteral>(E))
+  } else if (isa<FloatingLiteral>(E))
     V = Value::unknown("floating-point values are not followed",
                        E->getBeginLoc());
   else {
     // What it might run is not run: reported and made unknown.
-    skipUnknown(E,
-                "it is in '" + text(E) +
-                    "', an expression ddtc does not follow",
-                E->getBeginLoc());
+    skipUnknown(
+        E, "it is in '" + text(E) + "', an expression ddtc does not follow",
+        E->getBeginLoc());
     V = Value::unknown("'" + text(E) + "' is not an expression ddtc follows",
                        E->getBeginLoc());
   }
@@ -844,9 +837,8 @@ Value Interpreter::evalUnary(const UnaryOperator *U) {
     std::optional<Place> P = place(U->getSubExpr());
     if (P)
       return pointerTo(std::move(*P));
-    return Value::unknown("the address of '" + text(U->getSubExpr()) +
-                              "' is not followed",
-                          Loc);
+    return Value::unknown(
+        "the address of '" + text(U->getSubExpr()) + "' is not followed", Loc);
   }
   case UO_Deref: {
     std::optional<Place> P = place(U);
@@ -887,16 +879,16 @@ Value Interpreter::evalUnary(const UnaryOperator *U) {
   }
   Value X = eval(U->getSubExpr());
   if (!X.isInt())
-    return X.isUnknown() ? X
-                         : Value::unknown("'" + text(U) + "' is not followed",
-                                          Loc);
+    return X.isUnknown()
+               ? X
+               : Value::unknown("'" + text(U) + "' is not followed", Loc);
   switch (U->getOpcode()) {
   case UO_Minus:
     if (X.I == INT64_MIN && !isUnsigned(U->getType()))
       return Value::unknown("'" + text(U) + "' overflows", Loc);
-    return truncate(Value::integer(static_cast<int64_t>(
-                        0 - static_cast<uint64_t>(X.I))),
-                    U->getType());
+    return truncate(
+        Value::integer(static_cast<int64_t>(0 - static_cast<uint64_t>(X.I))),
+        U->getType());
   case UO_Not:
     return truncate(Value::integer(~X.I), U->getType());
   case UO_LNot:
@@ -916,9 +908,9 @@ Value Interpreter::evalBinary(const BinaryOperator *B) {
   if (Op == BO_LAnd || Op == BO_LOr) {
     Value L = eval(B->getLHS());
     if (!L.isInt()) {
-      skipUnknown(B->getRHS(), "it is evaluated only if '" +
-                                   text(B->getLHS()) +
-                                   "', which is not a compile-time value",
+      skipUnknown(B->getRHS(),
+                  "it is evaluated only if '" + text(B->getLHS()) +
+                      "', which is not a compile-time value",
                   Loc);
       return L.isUnknown() ? L : Value::unknown("not followed", Loc);
     }
@@ -945,8 +937,7 @@ Value Interpreter::evalBinary(const BinaryOperator *B) {
     if (Target)
       store(*Target, R);
     else
-      clobber(B->getLHS(), "'" + text(B->getLHS()) + "' is not followed",
-              Loc);
+      clobber(B->getLHS(), "'" + text(B->getLHS()) + "' is not followed", Loc);
     return R;
   }
 
@@ -976,10 +967,9 @@ Value Interpreter::evalBinary(const BinaryOperator *B) {
     Result = Value::pointer(*L.P);
     Result.P->Path.back() += Arith == BO_Add ? R.I : -R.I;
   } else if (!L.isInt() || !R.isInt()) {
-    Result = L.isUnknown() ? L
-             : R.isUnknown()
-                 ? R
-                 : Fail("is not arithmetic ddtc follows");
+    Result = L.isUnknown()   ? L
+             : R.isUnknown() ? R
+                             : Fail("is not arithmetic ddtc follows");
   } else {
     bool Unsigned = isUnsigned(CompType.getCanonicalType());
     uint64_t UL = static_cast<uint64_t>(L.I), UR = static_cast<uint64_t>(R.I);
@@ -1107,8 +1097,7 @@ Value Interpreter::evalDeclRef(const DeclRefExpr *R) {
     if (V->getType()->isReferenceType()) {
       std::optional<Place> P = place(R);
       return P ? load(*P)
-               : Value::unknown("what the reference '" +
-                                    V->getNameAsString() +
+               : Value::unknown("what the reference '" + V->getNameAsString() +
                                     "' refers to is not followed",
                                 R->getBeginLoc());
     }
@@ -1174,9 +1163,10 @@ Value Interpreter::blankValue(QualType T, bool Zero,
     return V;
   }
   if (T->isRecordType() || T->isArrayType())
-    return Value::unknown("'" + Name + "' is a union, a class with bases or "
-                                       "an array of variable length, which "
-                                       "ddtc does not follow",
+    return Value::unknown("'" + Name +
+                              "' is a union, a class with bases or "
+                              "an array of variable length, which "
+                              "ddtc does not follow",
                           {});
   return Zero ? Value::integer(0) : Value();
 }
@@ -1188,9 +1178,10 @@ Value Interpreter::initialValue(QualType T, const Expr *Init,
       return Value::unknown("'" + Name + "' is an array of variable length",
                             Loc);
     if (T->isRecordType() && !followedRecord(T))
-      return Value::unknown("'" + Name + "' is a union or a class with bases "
-                                         "or virtual functions, which ddtc "
-                                         "does not follow",
+      return Value::unknown("'" + Name +
+                                "' is a union or a class with bases "
+                                "or virtual functions, which ddtc "
+                                "does not follow",
                             Loc);
     if (valueCount(T) > MaxVariableValues)
       return Value::unknown("'" + Name + "' holds more than " +
@@ -1214,8 +1205,8 @@ Value Interpreter::initialValue(QualType T, const Expr *Init,
       std::vector<Value> Elems;
       Elems.reserve(N);
       for (uint64_t I = 0; I < N; ++I) {
-        const Expr *EI = I < List->getNumInits() ? List->getInit(I)
-                                                 : List->getArrayFiller();
+        const Expr *EI =
+            I < List->getNumInits() ? List->getInit(I) : List->getArrayFiller();
         Elems.push_back(EI ? initialValue(A->getElementType(), EI, Loc, Name)
                            : blankValue(A->getElementType(), true, Name));
       }
@@ -1239,8 +1230,9 @@ Value Interpreter::initialValue(QualType T, const Expr *Init,
                                : Value::integer(0);
   }
   if (T->isArrayType())
-    return Value::unknown("'" + Name + "' is initialized in a way ddtc does "
-                                       "not follow",
+    return Value::unknown("'" + Name +
+                              "' is initialized in a way ddtc does "
+                              "not follow",
                           Loc);
   if (T->isRecordType()) {
     // A copy of another struct, or what a call returns.
@@ -1255,9 +1247,10 @@ Value Interpreter::initialValue(QualType T, const Expr *Init,
     if (V.K == Value::Kind::Array && V.Record)
       return V.copy();
     return V.isUnknown() ? V
-                         : Value::unknown("'" + Name + "' is initialized in "
-                                                       "a way ddtc does not "
-                                                       "follow",
+                         : Value::unknown("'" + Name +
+                                              "' is initialized in "
+                                              "a way ddtc does not "
+                                              "follow",
                                           Loc);
   }
   return truncate(eval(Init), T);
@@ -1313,10 +1306,10 @@ Value Interpreter::evalCall(const CallExpr *C) {
       clobber(C->getArg(I), Why, C->getBeginLoc());
     }
   }
-  return Value::unknown("'" + (Name.empty() ? std::string("the call")
-                                            : Name.str()) +
-                            "' returns a value known only at run time",
-                        C->getBeginLoc());
+  return Value::unknown(
+      "'" + (Name.empty() ? std::string("the call") : Name.str()) +
+          "' returns a value known only at run time",
+      C->getBeginLoc());
 }
 
 Value Interpreter::bindReference(const Expr *Init, const std::string &Name) {
@@ -1326,8 +1319,7 @@ Value Interpreter::bindReference(const Expr *Init, const std::string &Name) {
   if (std::optional<Place> P = place(Init->IgnoreImplicit()))
     return pointerTo(std::move(*P));
   // Bound to a temporary (a `const T &` parameter given a value).
-  return pointerTo(
-      Place{std::make_shared<Value>(eval(Init).copy()), {}, Name});
+  return pointerTo(Place{std::make_shared<Value>(eval(Init).copy()), {}, Name});
 }
 
 Value Interpreter::callFunction(const CallExpr *C, const FunctionDecl *F) {
@@ -1336,8 +1328,7 @@ Value Interpreter::callFunction(const CallExpr *C, const FunctionDecl *F) {
     const Expr *A = C->getArg(I);
     if (I < F->getNumParams() &&
         F->getParamDecl(I)->getType()->isReferenceType())
-      Args.push_back(
-          bindReference(A, F->getParamDecl(I)->getNameAsString()));
+      Args.push_back(bindReference(A, F->getParamDecl(I)->getNameAsString()));
     else
       Args.push_back(eval(A));
   }
@@ -1345,17 +1336,19 @@ Value Interpreter::callFunction(const CallExpr *C, const FunctionDecl *F) {
   if (Stack.size() >= MaxCallDepth) {
     for (const Expr *A : C->arguments())
       if (A->getType()->isPointerType())
-        clobber(A, "calls nested deeper than " + std::to_string(MaxCallDepth) +
-                       " are not followed",
+        clobber(A,
+                "calls nested deeper than " + std::to_string(MaxCallDepth) +
+                    " are not followed",
                 C->getBeginLoc());
     return Value::unknown("calls nested deeper than " +
                               std::to_string(MaxCallDepth) +
                               " are not followed",
                           C->getBeginLoc());
   }
-  Frame NF{F, {}, Value::unknown("'" + F->getNameAsString() +
-                                     "' returns no value",
-                                 C->getBeginLoc())};
+  Frame NF{F,
+           {},
+           Value::unknown("'" + F->getNameAsString() + "' returns no value",
+                          C->getBeginLoc())};
   for (unsigned I = 0; I < F->getNumParams() && I < Args.size(); ++I)
     NF.Vars[F->getParamDecl(I)] = std::make_shared<Value>(
         truncate(Args[I], F->getParamDecl(I)->getType()).copy());
@@ -1370,8 +1363,8 @@ Value Interpreter::callFunction(const CallExpr *C, const FunctionDecl *F) {
                               "' has a goto ddtc does not follow",
                           JumpLoc);
   if (Early.isValid())
-    return Value::unknown("'" + F->getNameAsString() +
-                              "' may return at " + position(Early).str() +
+    return Value::unknown("'" + F->getNameAsString() + "' may return at " +
+                              position(Early).str() +
                               ", where ddtc does not know the condition",
                           Early);
   return Result;

@@ -111,8 +111,7 @@ private:
                      clang::SourceLocation Loc, const std::string &Name);
   /// An object of type T not (or zero-) initialized: arrays and structs
   /// get their shape, so that their elements and members can be assigned.
-  Value blankValue(clang::QualType T, bool Zero,
-                   const std::string &Name) const;
+  Value blankValue(clang::QualType T, bool Zero, const std::string &Name) const;
   /// The struct T is, if ddtc follows its members (not a union, not a
   /// class with bases or virtual functions).
   const clang::RecordDecl *followedRecord(clang::QualType T) const;

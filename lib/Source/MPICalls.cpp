@@ -26,8 +26,7 @@ namespace {
 std::string roleName(const CallArg &A, TypeKind K) {
   switch (A.From) {
   case ArgFrom::ListLength:
-    return K == TypeKind::Subarray || K == TypeKind::Darray ? "ndims"
-                                                            : "count";
+    return K == TypeKind::Subarray || K == TypeKind::Darray ? "ndims" : "count";
   case ArgFrom::OldType:
     return "oldtype";
   case ArgFrom::Types:
@@ -139,8 +138,8 @@ std::optional<Value> Interpreter::addressOf(const Expr *E) {
     if (C->getCastKind() == CK_LValueToRValue &&
         C->getType()->isPointerType()) {
       // A pointer variable: the object it points to, at offset 0.
-      if (const auto *R = dyn_cast<DeclRefExpr>(
-              C->getSubExpr()->IgnoreParens()))
+      if (const auto *R =
+              dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens()))
         return Value::address(R->getDecl(), 0, /*Pointee=*/true);
       return std::nullopt;
     }
@@ -164,15 +163,15 @@ std::optional<Value> Interpreter::addressOf(const Expr *E) {
     return Value::address(R->getDecl(), 0);
   }
   if (const auto *M = dyn_cast<MemberExpr>(E)) {
-    std::optional<Value> Base = M->isArrow() ? addressOf(M->getBase())
-                                             : addressOf(M->getBase());
+    std::optional<Value> Base =
+        M->isArrow() ? addressOf(M->getBase()) : addressOf(M->getBase());
     if (!Base || Base->K != Value::Kind::Address)
       return std::nullopt;
     const ValueDecl *Member = M->getMemberDecl();
     if (!isa<FieldDecl, IndirectFieldDecl>(Member))
       return std::nullopt;
-    Base->I += static_cast<int64_t>(AC.getFieldOffset(Member) /
-                                    AC.getCharWidth());
+    Base->I +=
+        static_cast<int64_t>(AC.getFieldOffset(Member) / AC.getCharWidth());
     return Base;
   }
   if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
@@ -209,8 +208,8 @@ std::optional<Value> Interpreter::evalMPICall(const CallExpr *C,
     } else {
       // Nothing is left out silently: the handle was overwritten by code
       // ddtc does not follow, or lives where it does not look.
-      std::string Why = H.Why ? H.Why->Text
-                              : "it does not hold a type ddtc followed";
+      std::string Why =
+          H.Why ? H.Why->Text : "it does not hold a type ddtc followed";
       warn(C->getBeginLoc(),
            "the type committed in '" + Into + "' is left out: " + Why);
       if (H.Why && H.Why->Loc.isValid())
@@ -280,13 +279,12 @@ std::optional<Value> Interpreter::evalMPICall(const CallExpr *C,
       Value P = eval(Arg(I));
       if (P.K != Value::Kind::Pointer)
         continue;
-      store(*P.P,
-            Answers.empty()
-                ? Value::unknown("'" + Name.str() +
-                                     "' queries a type that is not known",
-                                 C->getBeginLoc())
-                : truncate(Value::integer(Answers[I - 1]),
-                           Arg(I)->getType()->getPointeeType()));
+      store(*P.P, Answers.empty()
+                      ? Value::unknown("'" + Name.str() +
+                                           "' queries a type that is not known",
+                                       C->getBeginLoc())
+                      : truncate(Value::integer(Answers[I - 1]),
+                                 Arg(I)->getType()->getPointeeType()));
     }
     return Value::integer(0);
   }
@@ -322,16 +320,15 @@ Value Interpreter::construct(const CallExpr *C, StringRef Name) {
     if (!Known)
       return;
     Known = false;
-    std::string Msg = "the type built into '" + Into + "' is left out: " +
-                      roleName(A, Call.Kind) + " '" + text(C->getArg(I)) +
-                      "' " + Why;
+    std::string Msg = "the type built into '" + Into +
+                      "' is left out: " + roleName(A, Call.Kind) + " '" +
+                      text(C->getArg(I)) + "' " + Why;
     if (Cause && !Cause->Text.empty())
       Msg += ": " + Cause->Text;
     warn(C->getArg(I)->getBeginLoc(), Msg);
-    H->Why = std::make_shared<Reason>(
-        Reason{"it is built from '" + text(C->getArg(I)) +
-                   "', which is not known",
-               C->getArg(I)->getBeginLoc()});
+    H->Why = std::make_shared<Reason>(Reason{
+        "it is built from '" + text(C->getArg(I)) + "', which is not known",
+        C->getArg(I)->getBeginLoc()});
   };
   auto OperandOf = [&](const Value &V) -> const Type * {
     if (V.K != Value::Kind::Handle)
@@ -375,8 +372,7 @@ Value Interpreter::construct(const CallExpr *C, StringRef Name) {
       if (!Elems) {
         LeaveOut(I, A,
                  V.isUnknown() ? "is not a compile-time value"
-                               : "is not an array of " +
-                                     std::to_string(Count) +
+                               : "is not an array of " + std::to_string(Count) +
                                      " values ddtc follows",
                  V.Why.get());
         break;

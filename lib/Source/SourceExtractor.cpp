@@ -39,11 +39,11 @@
 namespace ddtc {
 
 using namespace clang;
-using source::Handle;
-using source::UnitResults;
 using llvm::cast;
 using llvm::dyn_cast;
 using llvm::isa;
+using source::Handle;
+using source::UnitResults;
 
 std::string SourcePosition::str() const {
   return File + ":" + std::to_string(Line) + ":" + std::to_string(Column);
@@ -205,7 +205,8 @@ UnitCollector::removeDeclaration(const VarDecl *Var, const RewriteSite &Site) {
       return std::nullopt;
   }
   DynTypedNodeList Parents = AC.getParents(*Var);
-  const DeclStmt *DS = Parents.size() == 1 ? Parents[0].get<DeclStmt>() : nullptr;
+  const DeclStmt *DS =
+      Parents.size() == 1 ? Parents[0].get<DeclStmt>() : nullptr;
   if (!DS)
     return std::nullopt;
   std::vector<const VarDecl *> Decls;
@@ -237,9 +238,10 @@ UnitCollector::removeDeclaration(const VarDecl *Var, const RewriteSite &Site) {
       unsigned E = Offset(Decls[I + 1]->getLocation());
       return SourceEdit{File, B, E - B, ""};
     }
-    SourceLocation PrevEnd = Lexer::getLocForEndOfToken(
-        Decls[I - 1]->getEndLoc(), 0, SM, LO);
-    SourceLocation End = Lexer::getLocForEndOfToken(Var->getEndLoc(), 0, SM, LO);
+    SourceLocation PrevEnd =
+        Lexer::getLocForEndOfToken(Decls[I - 1]->getEndLoc(), 0, SM, LO);
+    SourceLocation End =
+        Lexer::getLocForEndOfToken(Var->getEndLoc(), 0, SM, LO);
     if (PrevEnd.isInvalid() || End.isInvalid())
       return std::nullopt;
     return SourceEdit{File, Offset(PrevEnd), Offset(End) - Offset(PrevEnd), ""};
@@ -278,10 +280,10 @@ ExtractedType UnitCollector::collect(const source::Commit &C) {
        I < Final->Begin && (Buffer[I] == ' ' || Buffer[I] == '\t'); ++I)
     Site.Indent += Buffer[I];
   const Expr *NewArg = H.Ctor->getArg(H.Ctor->getNumArgs() - 1);
-  Site.Target = Lexer::getSourceText(
-                    CharSourceRange::getTokenRange(NewArg->getSourceRange()),
-                    SM, LO)
-                    .str();
+  Site.Target =
+      Lexer::getSourceText(
+          CharSourceRange::getTokenRange(NewArg->getSourceRange()), SM, LO)
+          .str();
 
   // The intermediate handles only this type uses go with it: their
   // constructor calls and their frees.
@@ -481,9 +483,8 @@ ExtractResult extractTypes(TypeContext &Ctx, const ExtractOptions &Options) {
   ExtractResult Result;
   for (const std::string &S : Options.Sources)
     if (!llvm::sys::fs::is_regular_file(S)) {
-      Result.Diagnostics.push_back(
-          errorAt(S, llvm::sys::fs::exists(S) ? "not a regular file"
-                                              : "no such file"));
+      Result.Diagnostics.push_back(errorAt(
+          S, llvm::sys::fs::exists(S) ? "not a regular file" : "no such file"));
       Result.Failed = true;
     }
   if (Result.Failed)
@@ -495,8 +496,7 @@ ExtractResult extractTypes(TypeContext &Ctx, const ExtractOptions &Options) {
     DB = std::make_unique<tooling::FixedCompilationDatabase>(
         ".", Options.CompilerArgs);
   } else if (!Options.BuildDir.empty()) {
-    DB = tooling::CompilationDatabase::loadFromDirectory(Options.BuildDir,
-                                                         Err);
+    DB = tooling::CompilationDatabase::loadFromDirectory(Options.BuildDir, Err);
     if (!DB) {
       Result.Diagnostics.push_back(errorAt(Options.BuildDir, Err));
       Result.Failed = true;
@@ -569,10 +569,10 @@ std::string fixesToYAML(const std::string &MainSourceFile,
       // The edits of one fix never overlap (the caller checked).
       llvm::consumeError(std::move(Err));
     }
-    TU.Diagnostics.emplace_back("ddtc-rewrite", Message,
-                                llvm::SmallVector<tooling::DiagnosticMessage,
-                                                  1>(),
-                                tooling::Diagnostic::Warning, "");
+    TU.Diagnostics.emplace_back(
+        "ddtc-rewrite", Message,
+        llvm::SmallVector<tooling::DiagnosticMessage, 1>(),
+        tooling::Diagnostic::Warning, "");
   }
   std::string Out;
   llvm::raw_string_ostream OS(Out);

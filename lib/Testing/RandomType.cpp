@@ -143,9 +143,8 @@ const Type *Generator::generate(unsigned DepthLeft, bool Root) {
   return Ops.empty() ? leaf() : Ops[0];
 }
 
-Expected<const Type *> Generator::draw(TypeKind K,
-                                       std::span<const Type *const> Ops,
-                                       unsigned Shrink) {
+Expected<const Type *>
+Generator::draw(TypeKind K, std::span<const Type *const> Ops, unsigned Shrink) {
   switch (K) {
   case TypeKind::Contiguous:
     return Ctx.getContiguous(count(Shrink), Ops[0]);
@@ -175,9 +174,8 @@ Expected<const Type *> Generator::draw(TypeKind K,
     std::vector<int64_t> Disps;
     for (int64_t I = 0; I < N; ++I)
       Disps.push_back(K == TypeKind::IndexedBlock ? units() : bytes(Ops[0]));
-    return K == TypeKind::IndexedBlock
-               ? Ctx.getIndexedBlock(B, Disps, Ops[0])
-               : Ctx.getHIndexedBlock(B, Disps, Ops[0]);
+    return K == TypeKind::IndexedBlock ? Ctx.getIndexedBlock(B, Disps, Ops[0])
+                                       : Ctx.getHIndexedBlock(B, Disps, Ops[0]);
   }
   case TypeKind::Struct:
     return drawStruct(Ops, Shrink);
@@ -195,8 +193,8 @@ Expected<const Type *> Generator::draw(TypeKind K,
   return leaf();
 }
 
-Expected<const Type *>
-Generator::drawStruct(std::span<const Type *const> Ops, unsigned Shrink) {
+Expected<const Type *> Generator::drawStruct(std::span<const Type *const> Ops,
+                                             unsigned Shrink) {
   std::vector<int64_t> Lengths, Disps;
   // Half of the structs are laid out like a C struct: members in order,
   // each at the next multiple of its alignment. The others scatter their
@@ -212,8 +210,8 @@ Generator::drawStruct(std::span<const Type *const> Ops, unsigned Shrink) {
       Disps.push_back(Offset - Op->lb());
       Offset += B * Op->extent();
     } else {
-      Disps.push_back(bytes(Op) + (Opts.AllowNegative ? range(-64, 64)
-                                                      : range(0, 64)));
+      Disps.push_back(bytes(Op) +
+                      (Opts.AllowNegative ? range(-64, 64) : range(0, 64)));
     }
   }
   return Ctx.getStruct(Lengths, Disps, Ops);
@@ -270,8 +268,7 @@ Expected<const Type *> Generator::drawSubarray(const Type *Old,
   return Ctx.getSubarray(Sizes, Subsizes, Starts, Order, Old);
 }
 
-Expected<const Type *> Generator::drawDarray(const Type *Old,
-                                             unsigned Shrink) {
+Expected<const Type *> Generator::drawDarray(const Type *Old, unsigned Shrink) {
   int64_t NDims = range(1, 3);
   int64_t MaxSize = std::max<int64_t>(1, 6 >> Shrink);
   std::vector<int64_t> Gsizes, Distribs, Dargs, Psizes;

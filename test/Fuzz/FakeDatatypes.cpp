@@ -51,9 +51,8 @@ int PMPI_Type_get_envelope_c(MPI_Datatype H, MPI_Count *NumInts,
 
 int PMPI_Type_get_contents_c(MPI_Datatype H, MPI_Count MaxInts,
                              MPI_Count MaxAddresses, MPI_Count MaxCounts,
-                             MPI_Count MaxTypes, int *Ints,
-                             MPI_Aint *Addresses, MPI_Count *Counts,
-                             MPI_Datatype *Types) {
+                             MPI_Count MaxTypes, int *Ints, MPI_Aint *Addresses,
+                             MPI_Count *Counts, MPI_Datatype *Types) {
   FakeDatatypes &F = FakeDatatypes::get();
   auto It = F.Derived.find(H);
   if (It == F.Derived.end())

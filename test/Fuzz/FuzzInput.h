@@ -52,8 +52,8 @@ private:
 /// A valid type of depth at most Depth from the next bytes.
 inline const Type *decodeType(TypeContext &Ctx, ByteReader &In,
                               unsigned Depth) {
-  const Type *Fallback = Ctx.getPredefined(
-      static_cast<PredefinedId>(In.byte() % NumPredefined));
+  const Type *Fallback =
+      Ctx.getPredefined(static_cast<PredefinedId>(In.byte() % NumPredefined));
   uint8_t Pick = In.byte();
   if (Depth == 0 || Pick % 8 == 0)
     return Fallback;

@@ -61,12 +61,12 @@
 // WalkMode::Typed walk) are skipped wherever a long double is packed.
 //
 //===----------------------------------------------------------------------===//
-#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TextForm.h"
-#include "ddtc/IR/Verifier.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"
+#include "ddtc/IR/Verifier.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Testing/CommandLine.h"
 #include "ddtc/Testing/RandomType.h"
 
@@ -130,9 +130,8 @@ private:
   void compare(std::vector<std::string> &Out, const std::string &Name,
                const std::string &Property, int64_t Mpich, int64_t Ddtc) {
     if (Mpich != Ddtc)
-      Out.push_back("MISMATCH " + Name + ": " + Property +
-                    " mpich=" + std::to_string(Mpich) +
-                    " ddtc=" + std::to_string(Ddtc));
+      Out.push_back("MISMATCH " + Name + ": " + Property + " mpich=" +
+                    std::to_string(Mpich) + " ddtc=" + std::to_string(Ddtc));
   }
   void comparePack(std::vector<std::string> &Out, const std::string &Name,
                    const Type *T, MPI_Datatype H, int64_t Count);
@@ -318,15 +317,14 @@ void Checker::comparePack(std::vector<std::string> &Out,
 
   MPI_Count Position = 0;
   int Rc = MPI_Pack_c(Base, Count, H, MpiOut.data(),
-                      static_cast<MPI_Count>(OutLen), &Position,
-                      MPI_COMM_SELF);
+                      static_cast<MPI_Count>(OutLen), &Position, MPI_COMM_SELF);
   if (Rc != MPI_SUCCESS) {
     Out.push_back("MISMATCH " + Name + ": pack" + Prop + " mpich=error(" +
                   mpiErrorString(Rc) + ") ddtc=ok");
     return;
   }
-  int64_t Written = packTypemap(T, static_cast<uint64_t>(Count), Base,
-                                DdtcOut.data());
+  int64_t Written =
+      packTypemap(T, static_cast<uint64_t>(Count), Base, DdtcOut.data());
   compare(Out, Name, "packed-size" + Prop, Position, Written);
 
   std::vector<bool> Mask;
@@ -337,8 +335,8 @@ void Checker::comparePack(std::vector<std::string> &Out,
       continue;
     if (MpiOut[I] != DdtcOut[I]) {
       char Buf[128];
-      std::snprintf(Buf, sizeof Buf, " offset=%zu mpich=0x%02x ddtc=0x%02x",
-                    I, MpiOut[I], DdtcOut[I]);
+      std::snprintf(Buf, sizeof Buf, " offset=%zu mpich=0x%02x ddtc=0x%02x", I,
+                    MpiOut[I], DdtcOut[I]);
       Out.push_back("MISMATCH " + Name + ": pack" + Prop + Buf);
       return;
     }

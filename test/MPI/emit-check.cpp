@@ -52,11 +52,11 @@
 // a mismatch or error, 2 on bad usage.
 //
 //===----------------------------------------------------------------------===//
-#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Support/Address.h"
 
 #include "ddtc/MPI/PredefinedHandles.h"
@@ -99,9 +99,9 @@ public:
   /// A path without a slash is taken relative to the working directory,
   /// not looked up in the library path.
   explicit Library(const std::string &Path)
-      : Handle(dlopen((Path.find('/') == std::string::npos ? "./" + Path : Path)
-                          .c_str(),
-                      RTLD_NOW | RTLD_LOCAL)) {}
+      : Handle(dlopen(
+            (Path.find('/') == std::string::npos ? "./" + Path : Path).c_str(),
+            RTLD_NOW | RTLD_LOCAL)) {}
   ~Library() {
     if (Handle)
       dlclose(Handle);
@@ -192,8 +192,9 @@ void typedMasks(const Type *T, int64_t Count, const TypedBuffer &Buf,
   for (TypemapRun R; W.next(R);)
     for (int64_t B = 0; B < R.Length; ++B)
       Covered[Buf.index(R.Offset + B)] = true;
-  forEachPaddingByte(T, static_cast<uint64_t>(Count),
-                     [&](int64_t Typed, int64_t) { Pad[Buf.index(Typed)] = true; });
+  forEachPaddingByte(
+      T, static_cast<uint64_t>(Count),
+      [&](int64_t Typed, int64_t) { Pad[Buf.index(Typed)] = true; });
 }
 
 /// Marks the packed bytes of Count instances of T that carry no value.
@@ -334,9 +335,9 @@ bool Checker::referencePack(MPI_Datatype H, int64_t Count, TypedBuffer &In,
     return true;
   }
   MPI_Count Position = 0;
-  int Rc = MPI_Pack_c(In.base(), Count, H, Out.data(),
-                      static_cast<MPI_Count>(Out.size()), &Position,
-                      MPI_COMM_SELF);
+  int Rc =
+      MPI_Pack_c(In.base(), Count, H, Out.data(),
+                 static_cast<MPI_Count>(Out.size()), &Position, MPI_COMM_SELF);
   if (Rc != MPI_SUCCESS) {
     mismatch("pack" + C + " mpich=error(" + mpiErrorString(Rc) + ")");
     return false;
@@ -384,8 +385,8 @@ void Checker::checkCount(MPI_Datatype H, int64_t Count) {
   for (size_t I = 0; I < Initial.size(); ++I)
     if (!Covered[I] && GotU.Bytes[I] != Initial[I]) {
       mismatch("unpack" + C + " wrote outside the typemap at offset " +
-               std::to_string(static_cast<int64_t>(I) - static_cast<int64_t>(Guard) +
-                              GotU.Lo));
+               std::to_string(static_cast<int64_t>(I) -
+                              static_cast<int64_t>(Guard) + GotU.Lo));
       break;
     }
 
@@ -424,12 +425,13 @@ void Checker::checkRanges(int64_t Count, TypedBuffer &In,
     size_t First = Rng() % (Total + 9), Last = Rng() % (Total + 9);
     if (Trial == 0)
       Last = Total + 100; // past the end
-    size_t Expect = First < std::min(Last, Total) ? std::min(Last, Total) - First : 0;
+    size_t Expect =
+        First < std::min(Last, Total) ? std::min(Last, Total) - First : 0;
     std::vector<uint8_t> Out(Expect + Guard, Filler);
     size_t N = E.PackRange(In.base(), static_cast<size_t>(Count), First, Last,
                            Out.data());
-    std::string Range = " [" + std::to_string(First) + ", " +
-                        std::to_string(Last) + ")" + C;
+    std::string Range =
+        " [" + std::to_string(First) + ", " + std::to_string(Last) + ")" + C;
     if (N != Expect) {
       mismatch("pack_range" + Range + " returned " + std::to_string(N) +
                ", want " + std::to_string(Expect));
@@ -508,10 +510,12 @@ void Checker::checkBuild(MPI_Datatype Input) {
     TypedBuffer In(T, Count, Guard, 3, Guard != 0);
     std::vector<uint8_t> A(Packed + 1, Filler), B(Packed + 1, Filler);
     MPI_Count PosA = 0, PosB = 0;
-    int RcA = MPI_Pack_c(In.base(), Count, Input, A.data(),
-                         static_cast<MPI_Count>(A.size()), &PosA, MPI_COMM_SELF);
-    int RcB = MPI_Pack_c(In.base(), Count, Built, B.data(),
-                         static_cast<MPI_Count>(B.size()), &PosB, MPI_COMM_SELF);
+    int RcA =
+        MPI_Pack_c(In.base(), Count, Input, A.data(),
+                   static_cast<MPI_Count>(A.size()), &PosA, MPI_COMM_SELF);
+    int RcB =
+        MPI_Pack_c(In.base(), Count, Built, B.data(),
+                   static_cast<MPI_Count>(B.size()), &PosB, MPI_COMM_SELF);
     if (RcA != MPI_SUCCESS || RcB != MPI_SUCCESS) {
       mismatch("build: MPI_Pack failed" + C);
       return;

@@ -1,9 +1,9 @@
 //===- test/MPI/normal-oracle.cpp - Normal forms confirmed by MPICH -------===//
 //
 // Confirms with MPICH that normalization keeps types equivalent: every
-// type and its normal form are built as MPI handles (ddtc/MPI/TypeBuilder.h) and MPICH
-// must report the same size, lb, extent and true extent, and MPI_Pack must
-// write the same bytes for counts 1 to 3 from the same buffer. This is the
+// type and its normal form are built as MPI handles (ddtc/MPI/TypeBuilder.h)
+// and MPICH must report the same size, lb, extent and true extent, and MPI_Pack
+// must write the same bytes for counts 1 to 3 from the same buffer. This is the
 // independent check of ddtc's own equivalence checker.
 //
 // Usage:
@@ -19,11 +19,11 @@
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/TypeBuilder.h"
 
-#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/Passes/Normalizer.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include <mpi.h>
@@ -183,9 +183,8 @@ int run(const std::vector<MPI_Datatype> &Predefined, uint64_t Random,
     // Draw until Random types have a normal form different from
     // themselves (bounded): those are the ones worth confirming.
     std::mt19937_64 Rng(Seed);
-    for (uint64_t Drawn = 0; Tl.Compared + Tl.Skipped < Random &&
-                             Drawn < 20 * Random;
-         ++Drawn) {
+    for (uint64_t Drawn = 0;
+         Tl.Compared + Tl.Skipped < Random && Drawn < 20 * Random; ++Drawn) {
       TypeContext Ctx;
       Normalizer N(Ctx);
       const Type *T = randomType(Ctx, Rng, RO);

@@ -50,9 +50,7 @@ bool parseArgs(int Argc, char **Argv, Options &O) {
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
     uint64_t V = 0;
-    auto Value = [&] {
-      return I + 1 < Argc && parseUnsigned(Argv[++I], V);
-    };
+    auto Value = [&] { return I + 1 < Argc && parseUnsigned(Argv[++I], V); };
     if (A == "--seed") {
       if (!Value())
         return false;

@@ -35,12 +35,12 @@
 // Output: `RANK OP TYPE DIGEST` lines, in a fixed order.
 //
 //===----------------------------------------------------------------------===//
-#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/TypeBuilder.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Support/Address.h"
 
 #include <mpi.h>
@@ -112,7 +112,8 @@ public:
       H ^= H >> 29;
     }
     char Buf[20];
-    std::snprintf(Buf, sizeof Buf, "%016llx", static_cast<unsigned long long>(H));
+    std::snprintf(Buf, sizeof Buf, "%016llx",
+                  static_cast<unsigned long long>(H));
     return Buf;
   }
 
@@ -240,7 +241,8 @@ private:
       // MPI_PACKED into some types of MPI_LONG_INT, plain or not.)
       int TypeSize = 0;
       MPI_Type_size(H, &TypeSize);
-      std::vector<uint8_t> Wire(static_cast<size_t>(TypeSize) * Count + 1, 0xEE);
+      std::vector<uint8_t> Wire(static_cast<size_t>(TypeSize) * Count + 1,
+                                0xEE);
       TypedBuffer S = send(4);
       int N = static_cast<int>(Wire.size() - 1);
       if (Rank == 0) {
@@ -257,8 +259,8 @@ private:
   void nonBlocking() {
     if (!inPair())
       return;
-    const char *Ops[] = {"isend-wait", "waitall", "waitany", "waitsome",
-                         "test", "request-free"};
+    const char *Ops[] = {"isend-wait", "waitall", "waitany",
+                         "waitsome",   "test",    "request-free"};
     for (int K = 0; K < 6; ++K) {
       TypedBuffer S = send(10 + K), R = recv(10 + K);
       MPI_Request Req[2];
@@ -385,9 +387,8 @@ private:
     report("pack", Name,
            digestOf(std::vector<uint8_t>(Packed.begin() + 4, Packed.end()),
                     packedPadding(T, Count)) +
-               " " + R.digest() + " position=" +
-               std::to_string(End) + " unpacked=" + std::to_string(Position) +
-               " bound_ok=" +
+               " " + R.digest() + " position=" + std::to_string(End) +
+               " unpacked=" + std::to_string(Position) + " bound_ok=" +
                std::to_string(Bound >= TypeSize * Count ? 1 : 0));
   }
 

@@ -26,7 +26,8 @@
 //       (no MPI) writes TRACE without its x-bottom types: ddtc-oracle sizes
 //       its buffers from address 0 and cannot pack them.
 //
-//   trace-check build [--random N --seed S [--max-depth D]] [--ref OUT] [FILE...]
+//   trace-check build [--random N --seed S [--max-depth D]] [--ref OUT]
+//   [FILE...]
 //       (MPI, any ranks; run under the trace library) an MPI program that
 //       builds every named type of the FILEs, or N random types named
 //       random0, random1, ..., with MPI calls (TypeBuilder), names them
@@ -36,13 +37,13 @@
 //       the random types as a description file (for equiv).
 //
 //===----------------------------------------------------------------------===//
-#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/Equivalence.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/MPI/MPISupport.h"
 #include "ddtc/MPI/TypeBuilder.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Support/Address.h"
 #include "ddtc/Testing/RandomType.h"
 
@@ -106,7 +107,8 @@ std::string hex(uint64_t X) {
   return Buf;
 }
 
-bool hasExtra(const NamedType &N, const char *Key, std::string *Value = nullptr) {
+bool hasExtra(const NamedType &N, const char *Key,
+              std::string *Value = nullptr) {
   for (const ExtraField &X : N.Extras)
     if (X.first == Key) {
       if (Value)

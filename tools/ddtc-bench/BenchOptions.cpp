@@ -91,23 +91,26 @@ int parseBenchOptions(int Argc, char **Argv, int Rank, BenchOptions &O) {
   std::string Types, Ops, Variants, Counts;
   App.add_option("file", O.File, "description (format v1) or trace file")
       ->required();
-  App.add_option("--types", Types, "types to measure, comma-separated "
-                                   "(default: every named type)");
+  App.add_option("--types", Types,
+                 "types to measure, comma-separated "
+                 "(default: every named type)");
   App.add_option("--ops", Ops, "pingpong,bcast,allgather (default: all)");
   App.add_option("--variants", Variants,
                  "reference,mpi,mpi-normalized,mpi-pack,ddtc (default: all)");
-  CLI::Option *CountOpt = App.add_option(
-      "--count", Counts, "instances of the type per message, "
-                         "comma-separated list (default: 1)");
+  CLI::Option *CountOpt = App.add_option("--count", Counts,
+                                         "instances of the type per message, "
+                                         "comma-separated list (default: 1)");
   App.add_flag("--uses", O.Uses,
                "take the counts from the trace's x-uses (a file written by "
                "libddtc_trace.so)")
       ->excludes(CountOpt);
-  App.add_option("--runs", O.Runs, "runs; the median of each is reported "
-                                   "with mean, min and max over the runs")
+  App.add_option("--runs", O.Runs,
+                 "runs; the median of each is reported "
+                 "with mean, min and max over the runs")
       ->check(CLI::Range(1, 1000000));
-  App.add_option("--nrep", O.Nrep, "measurements per run (default: 100, "
-                                   "50 or 20 by message size)")
+  App.add_option("--nrep", O.Nrep,
+                 "measurements per run (default: 100, "
+                 "50 or 20 by message size)")
       ->check(CLI::Range(1, 100000000));
   App.add_option("--json", O.JsonOut, "write the results as JSON");
   App.add_option("--csv", O.CsvOut, "write the results as CSV");

@@ -14,7 +14,8 @@
 
 namespace ddtc::bench {
 
-/// The communication operations, in the order of seed 000's (docs/design.md#references) figures.
+/// The communication operations, in the order of seed 000's
+/// (docs/design.md#references) figures.
 enum class Op { PingPong, Bcast, Allgather };
 /// The ways of communicating one type, in the order they are reported.
 enum class Variant { Reference, Mpi, MpiNormalized, MpiPack, Ddtc };
@@ -31,8 +32,7 @@ struct BenchOptions {
   std::string File;
   std::vector<std::string> Types; ///< empty: every named type
   std::vector<Op> Ops{std::begin(AllOps), std::end(AllOps)};
-  std::vector<Variant> Variants{std::begin(AllVariants),
-                                std::end(AllVariants)};
+  std::vector<Variant> Variants{std::begin(AllVariants), std::end(AllVariants)};
   std::vector<int64_t> Counts{1}; ///< --count
   bool Uses = false;              ///< counts from the trace's x-uses
   int Runs = 5;

@@ -133,12 +133,12 @@ std::optional<std::string> Exchange::whyNot(const TypeUnderTest &U, Op O,
     return std::string("more than INT_MAX elements or bytes in one call");
   Span Send = spanOf(T, Count);
   Span Recv = spanOf(T, recvInstances(O, Count, Size));
-  __int128 Total = (Send.Hi - Send.Lo) + (Recv.Hi - Recv.Lo) +
-                   2 * (Bytes + Gathered);
+  __int128 Total =
+      (Send.Hi - Send.Lo) + (Recv.Hi - Recv.Lo) + 2 * (Bytes + Gathered);
   if (Total > static_cast<__int128>(MaxBuffer))
     return "its buffers would take " +
-           std::to_string(static_cast<long long>(
-               std::min<__int128>(Total, LLONG_MAX))) +
+           std::to_string(
+               static_cast<long long>(std::min<__int128>(Total, LLONG_MAX))) +
            " bytes, more than --max-buffer " + std::to_string(MaxBuffer);
   if (receiveOverlaps(T, recvInstances(O, Count, Size)))
     return std::string("the receive buffer's typemap (") +
@@ -157,8 +157,7 @@ Exchange::Exchange(const TypeUnderTest &U, Op O, int64_t Count, int Rank,
   TypedRecv = Buffer(int64_t(Recv.Lo), int64_t(Recv.Hi));
   TypedSend.fill(typedSendSalt(Rank));
 
-  MPI_Pack_size(static_cast<int>(Count), U.Mpi, MPI_COMM_WORLD,
-                &PackCapacity);
+  MPI_Pack_size(static_cast<int>(Count), U.Mpi, MPI_COMM_WORLD, &PackCapacity);
   int64_t Gather = O == Op::Allgather ? Size : 1;
   int64_t PackBytes = std::max<int64_t>(PackCapacity, Bytes);
   PackSend = Buffer(0, PackBytes);
@@ -185,16 +184,15 @@ bool Exchange::has(Variant V) const {
 
 int Exchange::mpiPack(const uint8_t *Typed, uint8_t *Out) const {
   int Position = 0;
-  MPI_Pack(Typed, static_cast<int>(Count), U.Mpi, Out, PackCapacity,
-           &Position, MPI_COMM_WORLD);
+  MPI_Pack(Typed, static_cast<int>(Count), U.Mpi, Out, PackCapacity, &Position,
+           MPI_COMM_WORLD);
   return Position;
 }
 
 void Exchange::mpiUnpack(const uint8_t *In, int InBytes, uint8_t *Typed,
                          int Instances) const {
   int Position = 0;
-  MPI_Unpack(In, InBytes, &Position, Typed, Instances, U.Mpi,
-             MPI_COMM_WORLD);
+  MPI_Unpack(In, InBytes, &Position, Typed, Instances, U.Mpi, MPI_COMM_WORLD);
 }
 
 void Exchange::run(Variant V) {
@@ -243,12 +241,10 @@ void Exchange::pingPong(Variant V) {
     if (Rank == 0) {
       int Len = mpiPack(TypedSend.base(), PackSend.base());
       MPI_Send(PackSend.base(), Len, MPI_PACKED, Peer, Tag, W);
-      MPI_Recv(PackRecv.base(), PackedBytes, MPI_PACKED, Peer, Tag, W,
-               Ignore);
+      MPI_Recv(PackRecv.base(), PackedBytes, MPI_PACKED, Peer, Tag, W, Ignore);
       mpiUnpack(PackRecv.base(), PackedBytes, TypedRecv.base(), N);
     } else {
-      MPI_Recv(PackRecv.base(), PackedBytes, MPI_PACKED, Peer, Tag, W,
-               Ignore);
+      MPI_Recv(PackRecv.base(), PackedBytes, MPI_PACKED, Peer, Tag, W, Ignore);
       mpiUnpack(PackRecv.base(), PackedBytes, TypedRecv.base(), N);
       int Len = mpiPack(TypedRecv.base(), PackSend.base());
       MPI_Send(PackSend.base(), Len, MPI_PACKED, Peer, Tag, W);
@@ -283,8 +279,7 @@ void Exchange::bcast(Variant V) {
     return;
   case Variant::Mpi:
   case Variant::MpiNormalized:
-    MPI_Bcast(Root ? TypedSend.base() : TypedRecv.base(), N, typeOf(V), 0,
-              W);
+    MPI_Bcast(Root ? TypedSend.base() : TypedRecv.base(), N, typeOf(V), 0, W);
     return;
   case Variant::MpiPack:
     if (Root) {
@@ -312,8 +307,7 @@ void Exchange::allgather(Variant V) {
   MPI_Comm W = MPI_COMM_WORLD;
   switch (V) {
   case Variant::Reference:
-    MPI_Allgather(RefSend.base(), B, MPI_BYTE, RefRecv.base(), B, MPI_BYTE,
-                  W);
+    MPI_Allgather(RefSend.base(), B, MPI_BYTE, RefRecv.base(), B, MPI_BYTE, W);
     return;
   case Variant::Mpi:
   case Variant::MpiNormalized: {

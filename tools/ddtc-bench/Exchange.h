@@ -111,8 +111,8 @@ private:
   Op O;
   int64_t Count;
   int Rank, Size;
-  int64_t Bytes;       ///< Count x size
-  int64_t RecvCount;   ///< instances in the typed receive buffer
+  int64_t Bytes;        ///< Count x size
+  int64_t RecvCount;    ///< instances in the typed receive buffer
   int PackCapacity = 0; ///< MPI_Pack_size of Count instances
   int PackedBytes = 0;  ///< what MPI_Pack writes for Count instances
   Buffer TypedSend, TypedRecv, PackSend, PackRecv, RefSend, RefRecv;

@@ -133,8 +133,8 @@ bool cacheKey(const std::string &File, const std::string &Ddtc,
   Text << In.rdbuf();
   uint64_t H = 0xcbf29ce484222325ull;
   hashString(H, Text.str());
-  for (const char *S : {DDTC_VERSION, CxxCompiler, CCompiler, MpiIncludes,
-                        KernelFlags})
+  for (const char *S :
+       {DDTC_VERSION, CxxCompiler, CCompiler, MpiIncludes, KernelFlags})
     hashString(H, S);
   struct stat St;
   if (stat(Ddtc.c_str(), &St) == 0) {
@@ -161,8 +161,8 @@ bool run(const std::vector<std::string> &Argv, const std::string &Log,
                                    O_WRONLY | O_CREAT | O_APPEND, 0644);
   posix_spawn_file_actions_adddup2(&Actions, 1, 2);
   pid_t Pid = 0;
-  int Spawned = posix_spawn(&Pid, Args[0], &Actions, nullptr, Args.data(),
-                            environ);
+  int Spawned =
+      posix_spawn(&Pid, Args[0], &Actions, nullptr, Args.data(), environ);
   posix_spawn_file_actions_destroy(&Actions);
   std::string Command;
   for (const std::string &A : Argv)
@@ -246,8 +246,8 @@ bool KernelLibrary::load(const BenchOptions &O, std::string &Err) {
   } else {
     // One rank per node emits and compiles; the others wait for it.
     MPI_Comm Node;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
-                        MPI_INFO_NULL, &Node);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                        &Node);
     int NodeRank = 0;
     MPI_Comm_rank(Node, &NodeRank);
     std::string Ddtc, Key, Dir;
@@ -263,9 +263,8 @@ bool KernelLibrary::load(const BenchOptions &O, std::string &Err) {
   }
   if (Mine.empty()) {
     size_t Before = registeredTables().size();
-    Handle = dlopen(Path.find('/') == std::string::npos
-                        ? ("./" + Path).c_str()
-                        : Path.c_str(),
+    Handle = dlopen(Path.find('/') == std::string::npos ? ("./" + Path).c_str()
+                                                        : Path.c_str(),
                     RTLD_NOW | RTLD_LOCAL);
     if (!Handle)
       Mine = std::string("cannot load kernels: ") + dlerror();
@@ -277,8 +276,7 @@ bool KernelLibrary::load(const BenchOptions &O, std::string &Err) {
       const ddtc_kernel_table *T = registeredTables()[I];
       if (T->abi_version != DDTC_KERNEL_ABI) {
         Mine = Path + ": kernel table ABI " + std::to_string(T->abi_version) +
-               ", this ddtc-bench reads ABI " +
-               std::to_string(DDTC_KERNEL_ABI);
+               ", this ddtc-bench reads ABI " + std::to_string(DDTC_KERNEL_ABI);
         break;
       }
       for (size_t K = 0; K < T->num_kernels; ++K)

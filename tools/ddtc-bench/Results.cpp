@@ -88,9 +88,9 @@ std::string csvField(const std::string &S) {
 } // namespace
 
 void printTable(const Report &R, std::FILE *Out) {
-  std::fprintf(Out, "%-24s %-9s %-14s %10s %11s %11s %11s %11s %8s\n",
-               "type", "op", "variant", "count", "bytes", "median_us",
-               "min_us", "max_us", "vs_mpi");
+  std::fprintf(Out, "%-24s %-9s %-14s %10s %11s %11s %11s %11s %8s\n", "type",
+               "op", "variant", "count", "bytes", "median_us", "min_us",
+               "max_us", "vs_mpi");
   // The mpi variant's median per (type, count, op), for the last column.
   std::map<std::tuple<std::string, int64_t, Op>, double> Mpi;
   for (const Measurement &M : R.Results)
@@ -100,8 +100,7 @@ void printTable(const Report &R, std::FILE *Out) {
     auto It = Mpi.find({M.Type, M.Count, M.O});
     char Speedup[16] = "-";
     if (It != Mpi.end() && M.median() > 0)
-      std::snprintf(Speedup, sizeof Speedup, "%.2fx",
-                    It->second / M.median());
+      std::snprintf(Speedup, sizeof Speedup, "%.2fx", It->second / M.median());
     std::fprintf(Out, "%-24s %-9s %-14s %10lld %11s %11.2f %11.2f %11.2f %8s\n",
                  M.Type.c_str(), getName(M.O), getName(M.V),
                  static_cast<long long>(M.Count), humanBytes(M.Bytes).c_str(),
@@ -153,12 +152,13 @@ bool writeCsv(const Report &R, const std::string &Path, std::string &Err) {
                      "mean_us,min_us,max_us,calls\n";
   for (const Measurement &M : R.Results) {
     char Buf[256];
-    std::snprintf(Buf, sizeof Buf, ",%s,%s,%lld,%lld,%d,%zu,%.3f,%.3f,%.3f,"
+    std::snprintf(Buf, sizeof Buf,
+                  ",%s,%s,%lld,%lld,%d,%zu,%.3f,%.3f,%.3f,"
                   "%.3f,%llu\n",
                   getName(M.O), getName(M.V), static_cast<long long>(M.Count),
                   static_cast<long long>(M.Bytes), M.Nrep,
-                  M.RunMediansUs.size(), M.median(), M.mean(), M.min(),
-                  M.max(), static_cast<unsigned long long>(M.Calls));
+                  M.RunMediansUs.size(), M.median(), M.mean(), M.min(), M.max(),
+                  static_cast<unsigned long long>(M.Calls));
     Text += csvField(M.Type) + Buf;
   }
   return writeAtomically(Path, Text, Err);

@@ -1,9 +1,9 @@
 //===- tools/ddtc-bench/Results.h - Measurements and their output -*- C++ -*-===//
 //
-// The method of seed 000 (docs/design.md#references) §2.3.3: each run's nrep times reduce to their
-// median; over the runs, the mean, minimum and maximum of those medians
-// (and their median) are reported. Output: a table on stdout, JSON
-// (read by `ddtc plot`; schema in docs/cli.md) and CSV.
+// The method of seed 000 (docs/design.md#references) §2.3.3: each run's nrep
+// times reduce to their median; over the runs, the mean, minimum and maximum of
+// those medians (and their median) are reported. Output: a table on stdout,
+// JSON (read by `ddtc plot`; schema in docs/cli.md) and CSV.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DDTC_BENCH_RESULTS_H

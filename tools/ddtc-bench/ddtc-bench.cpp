@@ -1,8 +1,9 @@
 //===- tools/ddtc-bench/ddtc-bench.cpp - Communication benchmark ----------===//
 //
-// `mpiexec -n P ddtc-bench FILE [options]` (docs/cli.md, "ddtc-bench"): for every named type of a description or trace file,
-// every operation (ping-pong, MPI_Bcast, MPI_Allgather) and every variant
-// (Exchange.h), the time per operation with the method of seed 000 (docs/design.md#references) §2.3:
+// `mpiexec -n P ddtc-bench FILE [options]` (docs/cli.md, "ddtc-bench"): for
+// every named type of a description or trace file, every operation (ping-pong,
+// MPI_Bcast, MPI_Allgather) and every variant (Exchange.h), the time per
+// operation with the method of seed 000 (docs/design.md#references) §2.3:
 //
 //   - before each measurement all ranks meet in MPI_Barrier; each times
 //     its part with MPI_Wtime; a measurement is the largest time over the
@@ -24,11 +25,11 @@
 #include "KernelLibrary.h"
 #include "Results.h"
 
-#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/TypeBuilder.h"
+#include "ddtc/Reader/ReadFile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -81,8 +82,8 @@ public:
       return;
     Last = Now;
     std::fprintf(stderr, "%sddtc-bench: [%3zu%%] %.0f s, %s%s",
-                 Tty ? "\r\033[K" : "", Done * 100 / Total, Now,
-                 What.c_str(), Tty ? "" : "\n");
+                 Tty ? "\r\033[K" : "", Done * 100 / Total, Now, What.c_str(),
+                 Tty ? "" : "\n");
     Shown = true;
   }
   void finish() {
@@ -125,8 +126,9 @@ std::map<int64_t, uint64_t> usesOf(const NamedType &N, std::string &Err) {
     for (const nlohmann::json &Use : J) {
       if (!Use.is_object() || !Use.contains("count") ||
           !Use["count"].is_number_integer()) {
-        Err = "type '" + N.Name + "': x-uses: an entry without an integer "
-                                  "\"count\"";
+        Err = "type '" + N.Name +
+              "': x-uses: an entry without an integer "
+              "\"count\"";
         return {};
       }
       int64_t Count = Use["count"].get<int64_t>();
@@ -240,8 +242,8 @@ int run(int Argc, char **Argv) {
                   (Known.empty() ? "no named types" : join(Known)) + ")");
     }
   for (const NamedType &N : M.types())
-    if (O.Types.empty() || std::find(O.Types.begin(), O.Types.end(),
-                                     N.Name) != O.Types.end())
+    if (O.Types.empty() ||
+        std::find(O.Types.begin(), O.Types.end(), N.Name) != O.Types.end())
       Types.push_back(&N);
   if (Types.empty())
     return fail(O.File + ": no named types to measure");
@@ -340,13 +342,13 @@ int run(int Argc, char **Argv) {
       for (Variant V : O.Variants)
         if ((V == Variant::Ddtc && !U.Kernel) ||
             (V == Variant::MpiNormalized && U.Normalized == MPI_DATATYPE_NULL))
-          R.Skips.push_back({N->Name, std::string("no ") + getName(V) +
-                                          " variant: " + Library.getPath() +
-                                          " has no " +
-                                          (V == Variant::Ddtc
-                                               ? "kernel"
-                                               : "ddtc_" + N->Name + "_build") +
-                                          " for it"});
+          R.Skips.push_back(
+              {N->Name,
+               std::string("no ") + getName(V) +
+                   " variant: " + Library.getPath() + " has no " +
+                   (V == Variant::Ddtc ? "kernel"
+                                       : "ddtc_" + N->Name + "_build") +
+                   " for it"});
     }
     Ready.emplace(N, std::move(U));
   }
@@ -359,7 +361,8 @@ int run(int Argc, char **Argv) {
     for (Op Which : O.Ops) {
       if (std::optional<std::string> Why =
               Exchange::whyNot(U, Which, C.Count, Size, O.MaxBuffer)) {
-        R.Skips.push_back({U.Name, std::string(getName(Which)) + " with count " +
+        R.Skips.push_back({U.Name, std::string(getName(Which)) +
+                                       " with count " +
                                        std::to_string(C.Count) + ": " + *Why});
         continue;
       }
@@ -369,13 +372,13 @@ int run(int Argc, char **Argv) {
         if (X.has(V))
           Variants.push_back(V);
       if (std::string Bad = check(X, Variants); !Bad.empty())
-        return fail(U.Name + " (count " + std::to_string(C.Count) + "): " +
-                    getName(Which) + ": " + Bad);
+        return fail(U.Name + " (count " + std::to_string(C.Count) +
+                    "): " + getName(Which) + ": " + Bad);
       int Nrep = nrepFor(X.messageBytes(), O);
       std::vector<Measurement> Ms;
       for (Variant V : Variants) {
-        Ms.push_back({U.Name, Which, V, C.Count, X.messageBytes(), Nrep,
-                      C.Calls, {}});
+        Ms.push_back(
+            {U.Name, Which, V, C.Count, X.messageBytes(), Nrep, C.Calls, {}});
         X.run(V); // warm-up: the check did the first
       }
       for (int Run = 0; Run < O.Runs; ++Run) {

@@ -97,8 +97,7 @@ public:
       add("blkindex_of_vector_" + std::to_string(Inner),
           get(Ctx.getHIndexedBlock(1, irregular(N, Stride, 4), V)), 1);
       add("vector_of_contig_" + std::to_string(Inner),
-          get(Ctx.getHVector(N, 1, Stride,
-                             get(Ctx.getContiguous(Inner, D)))),
+          get(Ctx.getHVector(N, 1, Stride, get(Ctx.getContiguous(Inner, D)))),
           1);
       // Three levels: no kernel, one dispatch per outer block.
       const Type *W = get(Ctx.getHVector(2, 1, Stride, V));
@@ -134,7 +133,8 @@ private:
   static constexpr int64_t MessageBytes = 32768;
 
   static int64_t blocksFor(int64_t BlockBytes) {
-    return std::max<int64_t>(2, MessageBytes / std::max<int64_t>(BlockBytes, 1));
+    return std::max<int64_t>(2,
+                             MessageBytes / std::max<int64_t>(BlockBytes, 1));
   }
   static std::string elementName(const Type *E) {
     return E->size() == 1 ? "char" : E->size() == 4 ? "int" : "double";
@@ -246,9 +246,8 @@ struct Options {
 };
 
 void usage() {
-  std::fprintf(stderr,
-               "usage: ddtc-calibrate [-o FILE] [--mpi mpich|openmpi] "
-               "[--batches N] [--report]\n");
+  std::fprintf(stderr, "usage: ddtc-calibrate [-o FILE] [--mpi mpich|openmpi] "
+                       "[--batches N] [--report]\n");
 }
 
 int run(const Options &O, const std::vector<MPI_Datatype> &Predefined) {
@@ -265,10 +264,9 @@ int run(const Options &O, const std::vector<MPI_Datatype> &Predefined) {
     return 1;
   }
   if (IsOpenMpi)
-    std::fprintf(stderr,
-                 "ddtc calibrate: warning: the engine model is MPICH's "
-                 "(Yaksa); Open MPI's prices are fitted to it but its "
-                 "engine works otherwise\n");
+    std::fprintf(stderr, "ddtc calibrate: warning: the engine model is MPICH's "
+                         "(Yaksa); Open MPI's prices are fitted to it but its "
+                         "engine works otherwise\n");
 
   TypeContext Ctx;
   std::vector<Probe> Probes = ProbeSet(Ctx).build();

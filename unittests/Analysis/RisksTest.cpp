@@ -88,8 +88,9 @@ TEST(RisksTest, PaddedStruct) {
 // continues the first one's at 8, so two instances have 3 blocks, fewer
 // than 0.8 x 4: GL1 (describe the message as one type).
 TEST(RisksTest, InstancesThatTouch) {
-  RiskSet R = riskIds("type t = resized(lb=0, extent=12, oldtype=hvector(count=2, "
-                  "blocklength=1, stride=8, oldtype=MPI_INT))");
+  RiskSet R =
+      riskIds("type t = resized(lb=0, extent=12, oldtype=hvector(count=2, "
+              "blocklength=1, stride=8, oldtype=MPI_INT))");
   EXPECT_TRUE(R.count("GL1"));
   EXPECT_FALSE(R.count("tiny-blocks")); // 2 blocks, fewer than 8
   EXPECT_FALSE(R.count("struct"));
@@ -100,9 +101,9 @@ TEST(RisksTest, InstancesThatTouch) {
 // more than the two Yaksa generates kernels for: deep-tree.
 TEST(RisksTest, ThreeLevels) {
   RiskSet R = riskIds("type t = vector(count=4, blocklength=1, stride=100, "
-                  "oldtype=vector(count=4, blocklength=1, stride=10, "
-                  "oldtype=vector(count=2, blocklength=1, stride=3, "
-                  "oldtype=MPI_INT)))");
+                      "oldtype=vector(count=4, blocklength=1, stride=10, "
+                      "oldtype=vector(count=2, blocklength=1, stride=3, "
+                      "oldtype=MPI_INT)))");
   EXPECT_TRUE(R.count("deep-tree"));
   EXPECT_TRUE(R.count("tiny-blocks")); // 32 blocks of 4 bytes
 }
@@ -113,8 +114,8 @@ TEST(RisksTest, ThreeLevels) {
 // tlb-pressure.
 TEST(RisksTest, Transpose) {
   RiskSet R = riskIds("type t = contiguous(count=512, oldtype=resized(lb=0, "
-                  "extent=8, oldtype=vector(count=512, blocklength=1, "
-                  "stride=512, oldtype=MPI_DOUBLE)))");
+                      "extent=8, oldtype=vector(count=512, blocklength=1, "
+                      "stride=512, oldtype=MPI_DOUBLE)))");
   EXPECT_TRUE(R.count("tlb-pressure"));
   EXPECT_FALSE(R.count("deep-tree")); // two loop levels
 }
@@ -129,7 +130,7 @@ TEST(RisksTest, RowsDoNotPressTheTlb) {
 
 TEST(RisksTest, RandomTypes) {
   const std::set<std::string> Known = {
-      "GL4",   "GL1",        "alignment-padding", "tiny-blocks",
+      "GL4",       "GL1",    "alignment-padding", "tiny-blocks",
       "deep-tree", "struct", "long-index-list",   "tlb-pressure"};
   TypeContext Ctx;
   Normalizer N(Ctx);
@@ -146,7 +147,8 @@ TEST(RisksTest, RandomTypes) {
       EXPECT_TRUE(Known.count(R.Id)) << R.Id;
       EXPECT_FALSE(R.Message.empty()) << R.Id;
       EXPECT_FALSE(R.Suggestion.empty()) << R.Id;
-      EXPECT_TRUE(Ids.insert(R.Id).second) << R.Id << " twice: " << printType(T);
+      EXPECT_TRUE(Ids.insert(R.Id).second)
+          << R.Id << " twice: " << printType(T);
       ++Seen[R.Id];
     }
   }

@@ -298,7 +298,8 @@ TEST_F(PackPlanTest, LargeTransposeIsTiled) {
 TEST_F(PackPlanTest, TransposeAsContiguousOfResizedColumnIsTiled) {
   // The same layout as normalization writes it: 512 copies of the column
   // resized to an extent of 8. The layout decides, not the kind.
-  const Type *T = *Ctx.getContiguous(512, *Ctx.getResized(0, 8, column(Ctx, 512)));
+  const Type *T =
+      *Ctx.getContiguous(512, *Ctx.getResized(0, 8, column(Ctx, 512)));
   PackPlan P;
   const Kernel &K = P.getKernel(T);
   ASSERT_TRUE(K.tiled());

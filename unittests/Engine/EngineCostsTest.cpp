@@ -57,8 +57,8 @@ TEST(EngineCostsTest, BadTablesNameTheLine) {
   EXPECT_NE(Negative.find(": 'call' needs a non-negative number"),
             std::string::npos)
       << Negative;
-  EXPECT_NE(parseError(fullTable("call 0", "call 1\ncall 2")).find(
-                "'call' given twice"),
+  EXPECT_NE(parseError(fullTable("call 0", "call 1\ncall 2"))
+                .find("'call' given twice"),
             std::string::npos);
   EXPECT_EQ(parseError(fullTable("call 0\n", "")), "t.costs: no 'call' line");
   EXPECT_EQ(parseError(fullTable("engine e\n", "")),

@@ -36,8 +36,9 @@ TEST(MPIFormTest, SeedTiledLayoutGoesInPieces) {
 }
 
 TEST(MPIFormTest, KeepsTheGivenWhenNothingIsClearlyFaster) {
-  // Seed 000's (docs/design.md#references) block layout at A = 2: its normal form nests a vector in a
-  // vector, which MPICH packs slower than the block-indexed list.
+  // Seed 000's (docs/design.md#references) block layout at A = 2: its normal
+  // form nests a vector in a vector, which MPICH packs slower than the
+  // block-indexed list.
   TypeContext Ctx;
   Normalizer N(Ctx);
   YaksaModel Model;
@@ -65,7 +66,8 @@ TEST(MPIFormTest, RandomTypesKeepTheirTypemap) {
                               getDefaultEngineCosts());
     ++Origins[F.Chosen.Origin];
     ASSERT_TRUE(checkEquivalent(T, F.Chosen.T).Equivalent)
-        << printType(T) << "\n" << printType(F.Chosen.T);
+        << printType(T) << "\n"
+        << printType(F.Chosen.T);
     if (!F.isGiven()) {
       EXPECT_GE(F.WorstGain, 0.98) << printType(T);
       EXPECT_GE(F.PackGain, 1.3) << printType(T);

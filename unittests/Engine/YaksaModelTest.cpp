@@ -106,10 +106,10 @@ TEST_F(YaksaModelTest, HugeTypesAreCountedNotWalked) {
 }
 
 TEST_F(YaksaModelTest, SendsCutLargeInstancesBlockByBlock) {
-  // tiled_A2 of seed 000 (docs/design.md#references) as described, and its normal form. Sent with
-  // count 1 in 8 KiB fragments: the contiguous hands whole instances of
-  // its 16-byte unit to one kernel call per fragment; the vector is cut
-  // block by block, one dispatch each.
+  // tiled_A2 of seed 000 (docs/design.md#references) as described, and its
+  // normal form. Sent with count 1 in 8 KiB fragments: the contiguous hands
+  // whole instances of its 16-byte unit to one kernel call per fragment; the
+  // vector is cut block by block, one dispatch each.
   const Type *Unit = get(Ctx.getResized(0, 16, get(Ctx.getContiguous(2, Int))));
   const Type *Given = get(Ctx.getContiguous(2048, Unit));
   const Type *Normal =

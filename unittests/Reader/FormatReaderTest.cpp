@@ -48,12 +48,14 @@ std::string nestedDups(unsigned N) {
 
 TEST(FormatReaderTest, MalformedJson) {
   // nlohmann's message, with its position, after ours.
-  EXPECT_EQ(errorOf("").rfind("malformed JSON: parse error at line 1, column 1:", 0),
-            0u)
+  EXPECT_EQ(
+      errorOf("").rfind("malformed JSON: parse error at line 1, column 1:", 0),
+      0u)
       << errorOf("");
   // A second document after the first is not a description either.
-  EXPECT_EQ(errorOf(R"({"ddtc": 1, "types": []} {})").rfind("malformed JSON: ", 0),
-            0u);
+  EXPECT_EQ(
+      errorOf(R"({"ddtc": 1, "types": []} {})").rfind("malformed JSON: ", 0),
+      0u);
   EXPECT_EQ(errorOf(R"({"ddtc": 1, "types": []})"), "(no error)");
 }
 
@@ -68,7 +70,8 @@ TEST(FormatReaderTest, TypesNestedTooDeep) {
   ASSERT_EQ(E.rfind(Head, 0), 0u) << E.substr(0, 100);
   ASSERT_GE(E.size(), Head.size() + Tail.size());
   EXPECT_EQ(E.substr(E.size() - Tail.size()), Tail) << E.substr(0, 100);
-  std::string Path = E.substr(Head.size(), E.size() - Head.size() - Tail.size());
+  std::string Path =
+      E.substr(Head.size(), E.size() - Head.size() - Tail.size());
   std::string Rest;
   for (unsigned I = 1; I < MaxTypeDepth; ++I)
     Rest += ".oldtype";
@@ -79,7 +82,8 @@ TEST(FormatReaderTest, TypesNestedTooDeep) {
 TEST(FormatReaderTest, NamedTypesChainedTooDeep) {
   // t0 = dup(MPI_INT) is 1 level deep, t(i) = dup(t(i - 1)) i + 1 levels:
   // t1023 is the deepest allowed, and the JSON is never deep.
-  std::string Text = R"({"ddtc": 1, "types": [{"name": "t0", "kind": "dup", "oldtype": "MPI_INT"})";
+  std::string Text =
+      R"({"ddtc": 1, "types": [{"name": "t0", "kind": "dup", "oldtype": "MPI_INT"})";
   auto Add = [&Text](unsigned I) {
     Text += R"(, {"name": "t)" + std::to_string(I) +
             R"(", "kind": "dup", "oldtype": "t)" + std::to_string(I - 1) +
@@ -114,21 +118,33 @@ TEST(FormatReaderTest, TopLevel) {
 
 TEST(FormatReaderTest, EntryWithoutUsableName) {
   // Before the name is known, the message names the entry by position.
-  EXPECT_EQ(errorOf(R"({"ddtc": 1, "types": [{"name": "a", "kind": "dup", "oldtype": "MPI_INT"}, 3]})"),
-            "field 'types[1]': expected a type object, got an integer");
-  EXPECT_EQ(errorOf(R"({"ddtc": 1, "types": [{"kind": "dup", "oldtype": "MPI_INT"}]})"),
-            "field 'types[0].name': missing");
-  EXPECT_EQ(errorOf(R"({"ddtc": 1, "types": [{"name": 7, "kind": "dup", "oldtype": "MPI_INT"}]})"),
-            "field 'types[0].name': expected a string, got an integer");
+  EXPECT_EQ(
+      errorOf(
+          R"({"ddtc": 1, "types": [{"name": "a", "kind": "dup", "oldtype": "MPI_INT"}, 3]})"),
+      "field 'types[1]': expected a type object, got an integer");
+  EXPECT_EQ(
+      errorOf(
+          R"({"ddtc": 1, "types": [{"kind": "dup", "oldtype": "MPI_INT"}]})"),
+      "field 'types[0].name': missing");
+  EXPECT_EQ(
+      errorOf(
+          R"({"ddtc": 1, "types": [{"name": 7, "kind": "dup", "oldtype": "MPI_INT"}]})"),
+      "field 'types[0].name': expected a string, got an integer");
 }
 
 TEST(FormatReaderTest, BadNames) {
-  EXPECT_EQ(errorOf(R"({"ddtc": 1, "types": [{"name": "", "kind": "dup", "oldtype": "MPI_INT"}]})"),
-            "type '': field 'name': '' is not a C identifier");
-  EXPECT_EQ(errorOf(R"({"ddtc": 1, "types": [{"name": "2d", "kind": "dup", "oldtype": "MPI_INT"}]})"),
-            "type '2d': field 'name': '2d' is not a C identifier");
-  EXPECT_EQ(errorOf(R"({"ddtc": 1, "types": [{"name": "_a9", "kind": "dup", "oldtype": "MPI_INT"}]})"),
-            "(no error)");
+  EXPECT_EQ(
+      errorOf(
+          R"({"ddtc": 1, "types": [{"name": "", "kind": "dup", "oldtype": "MPI_INT"}]})"),
+      "type '': field 'name': '' is not a C identifier");
+  EXPECT_EQ(
+      errorOf(
+          R"({"ddtc": 1, "types": [{"name": "2d", "kind": "dup", "oldtype": "MPI_INT"}]})"),
+      "type '2d': field 'name': '2d' is not a C identifier");
+  EXPECT_EQ(
+      errorOf(
+          R"({"ddtc": 1, "types": [{"name": "_a9", "kind": "dup", "oldtype": "MPI_INT"}]})"),
+      "(no error)");
   // 255 characters are accepted, 256 are not.
   auto Named = [](size_t Length) {
     return R"({"ddtc": 1, "types": [{"name": ")" + std::string(Length, 'n') +
@@ -138,8 +154,10 @@ TEST(FormatReaderTest, BadNames) {
   EXPECT_EQ(errorOf(Named(MaxNameLength + 1)),
             "field 'types[0].name': longer than 255 characters");
   // An inline type has no name to give.
-  EXPECT_EQ(errorOf(oneType(R"("kind": "dup", "oldtype": {"name": "in", "kind": "dup", "oldtype": "MPI_INT"})")),
-            "type 't': field 'oldtype.name': inline types have no name");
+  EXPECT_EQ(
+      errorOf(oneType(
+          R"("kind": "dup", "oldtype": {"name": "in", "kind": "dup", "oldtype": "MPI_INT"})")),
+      "type 't': field 'oldtype.name': inline types have no name");
 }
 
 TEST(FormatReaderTest, DuplicateNameAfterOthers) {
@@ -160,33 +178,48 @@ TEST(FormatReaderTest, MissingAndUnknownKind) {
   EXPECT_EQ(errorOf(oneType(R"("kind": "predefined")")),
             "type 't': field 'kind': unknown kind 'predefined'");
   // In an inline type, the path leads to it.
-  EXPECT_EQ(errorOf(oneType(R"("kind": "dup", "oldtype": {"oldtype": "MPI_INT"})")),
-            "type 't': field 'oldtype.kind': missing");
+  EXPECT_EQ(
+      errorOf(oneType(R"("kind": "dup", "oldtype": {"oldtype": "MPI_INT"})")),
+      "type 't': field 'oldtype.kind': missing");
 }
 
 TEST(FormatReaderTest, MissingAndUnknownFieldsOfInlineTypes) {
-  EXPECT_EQ(errorOf(oneType(R"("kind": "contiguous", "count": 2, "oldtype": {"kind": "vector", "count": 2, "blocklength": 1, "oldtype": "MPI_INT"})")),
-            "type 't': field 'oldtype.stride': missing");
-  EXPECT_EQ(errorOf(oneType(R"("kind": "dup", "oldtype": {"kind": "dup", "oldtype": "MPI_INT", "count": 1})")),
-            "type 't': field 'oldtype.count': unknown field for kind 'dup'");
+  EXPECT_EQ(
+      errorOf(oneType(
+          R"("kind": "contiguous", "count": 2, "oldtype": {"kind": "vector", "count": 2, "blocklength": 1, "oldtype": "MPI_INT"})")),
+      "type 't': field 'oldtype.stride': missing");
+  EXPECT_EQ(
+      errorOf(oneType(
+          R"("kind": "dup", "oldtype": {"kind": "dup", "oldtype": "MPI_INT", "count": 1})")),
+      "type 't': field 'oldtype.count': unknown field for kind 'dup'");
   // Extensions are allowed on every type object.
-  EXPECT_EQ(errorOf(oneType(R"("kind": "dup", "x-a": 1, "oldtype": {"kind": "dup", "x-b": {}, "oldtype": "MPI_INT"})")),
-            "(no error)");
+  EXPECT_EQ(
+      errorOf(oneType(
+          R"("kind": "dup", "x-a": 1, "oldtype": {"kind": "dup", "x-b": {}, "oldtype": "MPI_INT"})")),
+      "(no error)");
 }
 
 TEST(FormatReaderTest, WrongValueTypes) {
-  EXPECT_EQ(errorOf(oneType(R"("kind": "indexed_block", "blocklength": 1, "displacements": 4, "oldtype": "MPI_INT")")),
-            "type 't': field 'displacements': expected an array, got an integer");
-  EXPECT_EQ(errorOf(oneType(R"("kind": "indexed_block", "blocklength": 1, "displacements": [0, null], "oldtype": "MPI_INT")")),
-            "type 't': field 'displacements[1]': expected an integer, got null");
-  EXPECT_EQ(errorOf(oneType(R"("kind": "contiguous", "count": true, "oldtype": "MPI_INT")")),
-            "type 't': field 'count': expected an integer, got a boolean");
+  EXPECT_EQ(
+      errorOf(oneType(
+          R"("kind": "indexed_block", "blocklength": 1, "displacements": 4, "oldtype": "MPI_INT")")),
+      "type 't': field 'displacements': expected an array, got an integer");
+  EXPECT_EQ(
+      errorOf(oneType(
+          R"("kind": "indexed_block", "blocklength": 1, "displacements": [0, null], "oldtype": "MPI_INT")")),
+      "type 't': field 'displacements[1]': expected an integer, got null");
+  EXPECT_EQ(
+      errorOf(oneType(
+          R"("kind": "contiguous", "count": true, "oldtype": "MPI_INT")")),
+      "type 't': field 'count': expected an integer, got a boolean");
   EXPECT_EQ(errorOf(oneType(R"("kind": "dup", "oldtype": 4)")),
             "type 't': field 'oldtype': expected a type name or a type object, "
             "got an integer");
-  EXPECT_EQ(errorOf(oneType(R"("kind": "struct", "blocklengths": [1], "displacements": [0], "types": [["MPI_INT"]])")),
-            "type 't': field 'types[0]': expected a type name or a type "
-            "object, got an array");
+  EXPECT_EQ(
+      errorOf(oneType(
+          R"("kind": "struct", "blocklengths": [1], "displacements": [0], "types": [["MPI_INT"]])")),
+      "type 't': field 'types[0]': expected a type name or a type "
+      "object, got an array");
 }
 
 TEST(FormatReaderTest, WordValues) {
@@ -195,58 +228,82 @@ TEST(FormatReaderTest, WordValues) {
   EXPECT_EQ(errorOf(oneType(Subarray + R"("C")")), "(no error)");
   EXPECT_EQ(errorOf(oneType(Subarray + R"("Fortran")")), "(no error)");
   // A near miss is quoted back; a number is not a word.
-  EXPECT_EQ(errorOf(oneType(Subarray + R"("c")")),
-            "type 't': field 'order': expected \"C\" or \"Fortran\", got \"c\"");
+  EXPECT_EQ(
+      errorOf(oneType(Subarray + R"("c")")),
+      "type 't': field 'order': expected \"C\" or \"Fortran\", got \"c\"");
   EXPECT_EQ(errorOf(oneType(Subarray + "0")),
             "type 't': field 'order': expected \"C\" or \"Fortran\", got an "
             "integer");
   const std::string Darray =
       R"("kind": "darray", "size": 2, "rank": 0, "gsizes": [8], "psizes": [2], "order": "C", "oldtype": "MPI_INT", )";
-  EXPECT_EQ(errorOf(oneType(Darray + R"("distribs": ["blocks"], "dargs": ["default"])")),
+  EXPECT_EQ(errorOf(oneType(Darray +
+                            R"("distribs": ["blocks"], "dargs": ["default"])")),
             "type 't': field 'distribs[0]': expected \"block\", \"cyclic\" "
             "or \"none\", got \"blocks\"");
-  EXPECT_EQ(errorOf(oneType(Darray + R"("distribs": ["cyclic"], "dargs": ["none"])")),
-            "type 't': field 'dargs[0]': expected an integer or \"default\", "
-            "got \"none\"");
-  EXPECT_EQ(errorOf(oneType(Darray + R"("distribs": ["cyclic"], "dargs": [2])")),
-            "(no error)");
+  EXPECT_EQ(
+      errorOf(oneType(Darray + R"("distribs": ["cyclic"], "dargs": ["none"])")),
+      "type 't': field 'dargs[0]': expected an integer or \"default\", "
+      "got \"none\"");
+  EXPECT_EQ(
+      errorOf(oneType(Darray + R"("distribs": ["cyclic"], "dargs": [2])")),
+      "(no error)");
 }
 
 TEST(FormatReaderTest, ListLengthsOfInlineTypes) {
-  EXPECT_EQ(errorOf(oneType(R"("kind": "dup", "oldtype": {"kind": "hindexed", "blocklengths": [1, 1, 1], "displacements": [0, 8], "oldtype": "MPI_INT"})")),
-            "type 't': field 'oldtype.displacements': has 2 entries but "
-            "'blocklengths' has 3");
-  EXPECT_EQ(errorOf(oneType(R"("kind": "subarray", "sizes": [4, 4], "subsizes": [2], "starts": [1, 1], "order": "C", "oldtype": "MPI_INT")")),
-            "type 't': field 'subsizes': has 1 entries but 'sizes' has 2");
+  EXPECT_EQ(
+      errorOf(oneType(
+          R"("kind": "dup", "oldtype": {"kind": "hindexed", "blocklengths": [1, 1, 1], "displacements": [0, 8], "oldtype": "MPI_INT"})")),
+      "type 't': field 'oldtype.displacements': has 2 entries but "
+      "'blocklengths' has 3");
+  EXPECT_EQ(
+      errorOf(oneType(
+          R"("kind": "subarray", "sizes": [4, 4], "subsizes": [2], "starts": [1, 1], "order": "C", "oldtype": "MPI_INT")")),
+      "type 't': field 'subsizes': has 1 entries but 'sizes' has 2");
 }
 
 TEST(FormatReaderTest, UnknownTypeReferenceInInlineType) {
-  EXPECT_EQ(errorOf(oneType(R"("kind": "dup", "oldtype": {"kind": "struct", "blocklengths": [1], "displacements": [0], "types": ["MPI_INTEGER9"]})")),
-            "type 't': field 'oldtype.types[0]': 'MPI_INTEGER9' is neither a "
-            "predefined type nor a type defined earlier in the file");
+  EXPECT_EQ(
+      errorOf(oneType(
+          R"("kind": "dup", "oldtype": {"kind": "struct", "blocklengths": [1], "displacements": [0], "types": ["MPI_INTEGER9"]})")),
+      "type 't': field 'oldtype.types[0]': 'MPI_INTEGER9' is neither a "
+      "predefined type nor a type defined earlier in the file");
 }
 
 TEST(FormatReaderTest, InvalidMpiArguments) {
   // The context's checks of the MPI standard's rules, with the path of
   // the field, also from inside an inline type.
-  EXPECT_EQ(errorOf(oneType(R"("kind": "subarray", "sizes": [4], "subsizes": [5], "starts": [0], "order": "C", "oldtype": "MPI_INT")")),
-            "type 't': field 'subsizes[0]': must be between 1 and sizes[0] = "
-            "4, got 5");
-  EXPECT_EQ(errorOf(oneType(R"("kind": "dup", "oldtype": {"kind": "subarray", "sizes": [4], "subsizes": [2], "starts": [3], "order": "C", "oldtype": "MPI_INT"})")),
-            "type 't': field 'oldtype.starts[0]': must be between 0 and "
-            "sizes[0] - subsizes[0] = 2, got 3");
+  EXPECT_EQ(
+      errorOf(oneType(
+          R"("kind": "subarray", "sizes": [4], "subsizes": [5], "starts": [0], "order": "C", "oldtype": "MPI_INT")")),
+      "type 't': field 'subsizes[0]': must be between 1 and sizes[0] = "
+      "4, got 5");
+  EXPECT_EQ(
+      errorOf(oneType(
+          R"("kind": "dup", "oldtype": {"kind": "subarray", "sizes": [4], "subsizes": [2], "starts": [3], "order": "C", "oldtype": "MPI_INT"})")),
+      "type 't': field 'oldtype.starts[0]': must be between 0 and "
+      "sizes[0] - subsizes[0] = 2, got 3");
   const std::string Darray =
       R"("kind": "darray", "gsizes": [8], "distribs": ["block"], "order": "C", "oldtype": "MPI_INT", )";
-  EXPECT_EQ(errorOf(oneType(Darray + R"("size": 2, "rank": 2, "dargs": ["default"], "psizes": [2])")),
-            "type 't': field 'rank': must be between 0 and size - 1 = 1, got 2");
-  EXPECT_EQ(errorOf(oneType(Darray + R"("size": 2, "rank": 0, "dargs": [3], "psizes": [2])")),
-            "type 't': field 'dargs[0]': blocks of 3 on 2 processes do not "
-            "cover gsizes[0] = 8");
-  EXPECT_EQ(errorOf(oneType(Darray + R"("size": 3, "rank": 0, "dargs": ["default"], "psizes": [2])")),
-            "type 't': field 'psizes': the process grid does not have size = "
-            "3 processes");
-  EXPECT_EQ(errorOf(oneType(R"("kind": "indexed_block", "blocklength": -1, "displacements": [0], "oldtype": "MPI_INT")")),
-            "type 't': field 'blocklength': must be non-negative, got -1");
+  EXPECT_EQ(
+      errorOf(oneType(
+          Darray +
+          R"("size": 2, "rank": 2, "dargs": ["default"], "psizes": [2])")),
+      "type 't': field 'rank': must be between 0 and size - 1 = 1, got 2");
+  EXPECT_EQ(
+      errorOf(oneType(Darray +
+                      R"("size": 2, "rank": 0, "dargs": [3], "psizes": [2])")),
+      "type 't': field 'dargs[0]': blocks of 3 on 2 processes do not "
+      "cover gsizes[0] = 8");
+  EXPECT_EQ(
+      errorOf(oneType(
+          Darray +
+          R"("size": 3, "rank": 0, "dargs": ["default"], "psizes": [2])")),
+      "type 't': field 'psizes': the process grid does not have size = "
+      "3 processes");
+  EXPECT_EQ(
+      errorOf(oneType(
+          R"("kind": "indexed_block", "blocklength": -1, "displacements": [0], "oldtype": "MPI_INT")")),
+      "type 't': field 'blocklength': must be non-negative, got -1");
 }
 
 } // namespace

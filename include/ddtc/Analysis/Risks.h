@@ -3,8 +3,9 @@
 // The risks `ddtc analyze` reports for a type, judged against the MPI
 // datatype performance guidelines of seed paper 000 (GL1, GL4) and what is
 // known of the engines (MPICH/Yaksa generates pack kernels two levels deep
-// and interprets structs; seed 001 (docs/design.md#references) on TLB pressure). Each risk has a stable
-// id, a one-line explanation and a suggestion the user can act on.
+// and interprets structs; seed 001 (docs/design.md#references) on TLB
+// pressure). Each risk has a stable id, a one-line explanation and a suggestion
+// the user can act on.
 //
 // Everything is computed from cached layouts and a walk of the type DAG,
 // never from the typemap: a type with 10^12 entries is judged instantly.
@@ -26,7 +27,6 @@ struct Risk {
   std::string Message;    ///< one line, for people
   std::string Suggestion; ///< what to do about it
 };
-
 
 /// What the engine model (ddtc/Engine/MPIForm.h) advises handing the MPI
 /// library: GL4's suggestion follows it, so that analyze never advises a

@@ -20,14 +20,14 @@ struct TypeMetrics {
   int64_t Extent = 0;
   int64_t TrueLb = 0;
   int64_t TrueExtent = 0;
-  uint64_t Elements = 0;   ///< typemap entries
-  uint64_t Blocks = 0;     ///< contiguous blocks after merging
-  int64_t MinBlock = 0;    ///< bytes
-  double MeanBlock = 0;    ///< bytes
-  int64_t MaxBlock = 0;    ///< bytes
+  uint64_t Elements = 0; ///< typemap entries
+  uint64_t Blocks = 0;   ///< contiguous blocks after merging
+  int64_t MinBlock = 0;  ///< bytes
+  double MeanBlock = 0;  ///< bytes
+  int64_t MaxBlock = 0;  ///< bytes
   unsigned Depth = 0;
-  uint64_t Cost = 0;       ///< description cost (docs/normalization.md)
-  uint64_t Pieces = 0;     ///< copy operations per instance
+  uint64_t Cost = 0;   ///< description cost (docs/normalization.md)
+  uint64_t Pieces = 0; ///< copy operations per instance
 };
 
 TypeMetrics measureType(const Type *T);

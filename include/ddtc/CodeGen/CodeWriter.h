@@ -47,7 +47,6 @@ std::string intLiteral(int64_t V);
 /// "{a, b, c}", wrapped every 16 values.
 std::string initializerList(std::span<const int64_t> Values);
 
-
 } // namespace ddtc
 
 #endif // DDTC_CODEGEN_CODEWRITER_H

@@ -43,10 +43,10 @@ struct PlanOptions {
   /// Loops and index tables with at most this many elements are unrolled.
   unsigned MaxUnrolledLoop = 8;
   /// Transposes whose one column (one copy of the child) touches at least
-  /// this many pages are copied tile by tile (seed 001 (docs/design.md#references), cache blocking):
-  /// typemap order would touch a new page for every block, more pages per
-  /// column than a TLB holds, and use one block of each cache line per
-  /// column visit.
+  /// this many pages are copied tile by tile (seed 001
+  /// (docs/design.md#references), cache blocking): typemap order would touch a
+  /// new page for every block, more pages per column than a TLB holds, and use
+  /// one block of each cache line per column visit.
   unsigned TileMinPages = 64;
   int64_t PageBytes = ddtc::PageBytes;
   /// Tile: columns x rows (copies of the parent x blocks of the child).

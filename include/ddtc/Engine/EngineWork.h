@@ -17,23 +17,23 @@ namespace ddtc {
 
 /// The units of work, in the order of a cost table's lines.
 #define DDTC_ENGINE_UNITS(X)                                                   \
-  X(Call, "call", "one pack call into the library (argument checks)")         \
+  X(Call, "call", "one pack call into the library (argument checks)")          \
   X(Dispatch, "dispatch",                                                      \
-    "one entry into the engine's per-type dispatch (a kernel lookup, or a "   \
+    "one entry into the engine's per-type dispatch (a kernel lookup, or a "    \
     "step of the interpreter's recursion)")                                    \
   X(LoopIteration, "loop-iteration",                                           \
     "one iteration of a kernel loop that is not the innermost copy")           \
   X(IndexLoad, "index-load",                                                   \
-    "one displacement or block length read from an index list")               \
+    "one displacement or block length read from an index list")                \
   X(InnerLoop, "inner-loop",                                                   \
-    "one run of an innermost copy loop of run-time trip count (its exit "    \
-    "is a branch the predictor misses on short blocks)")                      \
+    "one run of an innermost copy loop of run-time trip count (its exit "      \
+    "is a branch the predictor misses on short blocks)")                       \
   X(UnrolledElement, "unrolled-element",                                       \
-    "one element copied by an innermost loop of constant trip count")         \
+    "one element copied by an innermost loop of constant trip count")          \
   X(GenericElement, "generic-element",                                         \
-    "one element copied by an innermost loop of run-time trip count")         \
-  X(KernelByte, "kernel-byte", "one byte copied by a kernel")                 \
-  X(CopyCall, "copy-call", "one memcpy of a contiguous piece")                \
+    "one element copied by an innermost loop of run-time trip count")          \
+  X(KernelByte, "kernel-byte", "one byte copied by a kernel")                  \
+  X(CopyCall, "copy-call", "one memcpy of a contiguous piece")                 \
   X(CopyByte, "copy-byte", "one byte copied by memcpy")
 
 enum class WorkUnit : unsigned {
@@ -55,9 +55,7 @@ struct EngineWork {
   std::array<double, NumWorkUnits> Units{};
 
   double &operator[](WorkUnit U) { return Units[static_cast<size_t>(U)]; }
-  double operator[](WorkUnit U) const {
-    return Units[static_cast<size_t>(U)];
-  }
+  double operator[](WorkUnit U) const { return Units[static_cast<size_t>(U)]; }
   EngineWork &operator+=(const EngineWork &O) {
     for (size_t I = 0; I < NumWorkUnits; ++I)
       Units[I] += O.Units[I];

@@ -26,9 +26,9 @@ struct ByteBlock {
 /// between -- so that it composes in O(1) per constructor argument and a
 /// type with 10^12 entries is measured without walking it.
 struct BlockSummary {
-  uint64_t Count = 0; ///< number of blocks
-  ByteBlock First;    ///< valid if Count >= 1
-  ByteBlock Last;     ///< valid if Count >= 1 (== First if Count == 1)
+  uint64_t Count = 0;    ///< number of blocks
+  ByteBlock First;       ///< valid if Count >= 1
+  ByteBlock Last;        ///< valid if Count >= 1 (== First if Count == 1)
   int64_t MiddleMin = 0; ///< shortest block strictly between; Count >= 3
   int64_t MiddleMax = 0; ///< longest block strictly between; Count >= 3
 

@@ -25,10 +25,10 @@ enum class ArgFrom {
   List,       ///< integer list Index of the node
   ListLength, ///< the MPI count argument: length of the lists
   OldType,
-  Types,      ///< the struct's member types
-  Order,      ///< scalar Index as MPI_ORDER_C / MPI_ORDER_FORTRAN
-  Distribs,   ///< list Index as MPI_DISTRIBUTE_*
-  Dargs,      ///< list Index, MPI_DISTRIBUTE_DFLT_DARG for "default"
+  Types,    ///< the struct's member types
+  Order,    ///< scalar Index as MPI_ORDER_C / MPI_ORDER_FORTRAN
+  Distribs, ///< list Index as MPI_DISTRIBUTE_*
+  Dargs,    ///< list Index, MPI_DISTRIBUTE_DFLT_DARG for "default"
 };
 
 /// The C type of an integer argument.

@@ -24,7 +24,8 @@ namespace ddtc {
 struct EquivalenceResult {
   bool Equivalent = true;
   /// When not equivalent: the first difference, for people
-  /// ("extent 24 vs 16", "run 3: MPI_INT at 8 (4 bytes) vs MPI_INT at 12 (4 bytes)").
+  /// ("extent 24 vs 16", "run 3: MPI_INT at 8 (4 bytes) vs MPI_INT at 12 (4
+  /// bytes)").
   std::string Difference;
   /// False when the typemaps were longer than the run budget: the first
   /// MaxRuns runs were compared one by one, the rest only through the

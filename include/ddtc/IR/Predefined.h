@@ -36,10 +36,10 @@ struct PredefinedComponent {
 struct PredefinedInfo {
   PredefinedId Id;
   std::string_view Name;
-  int64_t Size;   ///< bytes of data (sum of the components)
-  int64_t Extent; ///< ub - lb; lb is always 0
-  int64_t Align;  ///< MPICH's alignment, used for struct padding
-  uint32_t PadMask; ///< for basic types: bytes that carry no value
+  int64_t Size;           ///< bytes of data (sum of the components)
+  int64_t Extent;         ///< ub - lb; lb is always 0
+  int64_t Align;          ///< MPICH's alignment, used for struct padding
+  uint32_t PadMask;       ///< for basic types: bytes that carry no value
   unsigned NumComponents; ///< 1 for a basic type, 2 for a pair
   PredefinedComponent Components[2];
 

@@ -2,8 +2,9 @@
 //
 // A compact, exact textual form of the IR, for tests and diagnostics:
 //
-//   type tile = resized(lb=0, extent=24, oldtype=contiguous(count=4, oldtype=MPI_INT))
-//   type halo = vector(count=99, blocklength=1, stride=2, oldtype=tile)
+//   type tile = resized(lb=0, extent=24, oldtype=contiguous(count=4,
+//   oldtype=MPI_INT)) type halo = vector(count=99, blocklength=1, stride=2,
+//   oldtype=tile)
 //
 // Each constructor lists its arguments in format v1 order as name=value;
 // lists are [a, b], enumerations are bare words (C, Fortran, block, cyclic,

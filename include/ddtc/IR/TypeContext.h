@@ -64,12 +64,10 @@ public:
                                      std::span<const int64_t> Subsizes,
                                      std::span<const int64_t> Starts,
                                      ArrayOrder Order, const Type *Old);
-  Expected<const Type *> getDarray(int64_t CommSize, int64_t Rank,
-                                   std::span<const int64_t> Gsizes,
-                                   std::span<const int64_t> Distribs,
-                                   std::span<const int64_t> Dargs,
-                                   std::span<const int64_t> Psizes,
-                                   ArrayOrder Order, const Type *Old);
+  Expected<const Type *>
+  getDarray(int64_t CommSize, int64_t Rank, std::span<const int64_t> Gsizes,
+            std::span<const int64_t> Distribs, std::span<const int64_t> Dargs,
+            std::span<const int64_t> Psizes, ArrayOrder Order, const Type *Old);
   Expected<const Type *> getDup(const Type *Old);
 
   /// T with every operand replaced by Map(operand), where Map keeps types
@@ -111,9 +109,8 @@ private:
   static std::unique_ptr<Type> makeNode(TypeKind K, std::vector<int64_t> Ints,
                                         std::vector<const Type *> Operands,
                                         Fingerprint Print);
-  Expected<const Type *> buildExpansion(TypeKind K,
-                                        std::span<const int64_t> Ints,
-                                        const Type *Old);
+  Expected<const Type *>
+  buildExpansion(TypeKind K, std::span<const int64_t> Ints, const Type *Old);
 
   std::vector<std::unique_ptr<Type>> Nodes;
   std::unordered_set<const Type *, KeyHash, KeyEq> Unique;

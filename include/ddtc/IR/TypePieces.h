@@ -74,8 +74,10 @@ inline TypePiece getPiece(const Type *T, uint64_t K) {
   case TypeKind::Vector:
   case TypeKind::HVector: {
     auto *V = cast<VectorType>(T);
-    return {V->getOldType(), V->getBlockLength(),
-            WrapMul(static_cast<int64_t>(K), V->getByteStride()), {}};
+    return {V->getOldType(),
+            V->getBlockLength(),
+            WrapMul(static_cast<int64_t>(K), V->getByteStride()),
+            {}};
   }
   case TypeKind::Indexed:
   case TypeKind::HIndexed: {
@@ -95,8 +97,10 @@ inline TypePiece getPiece(const Type *T, uint64_t K) {
   }
   case TypeKind::Struct: {
     auto *S = cast<StructType>(T);
-    return {S->getTypes()[K], S->getBlockLengths()[K],
-            S->getDisplacements()[K], {}};
+    return {S->getTypes()[K],
+            S->getBlockLengths()[K],
+            S->getDisplacements()[K],
+            {}};
   }
   case TypeKind::Resized:
   case TypeKind::Dup:

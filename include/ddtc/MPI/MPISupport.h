@@ -53,8 +53,9 @@ std::string mpiErrorString(int Code);
 /// rather than fatal and the handle of every predefined type; a predefined
 /// type the MPI library lacks is an error (status 1) naming Tool. Returns
 /// Body's status.
-int runWithMpi(int &Argc, char **&Argv, const char *Tool,
-               const std::function<int(const std::vector<MPI_Datatype> &)> &Body);
+int runWithMpi(
+    int &Argc, char **&Argv, const char *Tool,
+    const std::function<int(const std::vector<MPI_Datatype> &)> &Body);
 
 /// A datatype handle that frees itself unless it is predefined.
 class Handle {

@@ -29,8 +29,8 @@ std::vector<MPI_Datatype> makeHandleTable(std::string &Missing);
 /// The predefined type whose handle is H in Table (made by
 /// makeHandleTable), or none for a derived type or a predefined type
 /// ddtc does not model (MPI_INT_FAST8_T, MPI_REAL8, ...).
-std::optional<PredefinedId> lookupPredefinedHandle(
-    std::span<const MPI_Datatype> Table, MPI_Datatype H);
+std::optional<PredefinedId>
+lookupPredefinedHandle(std::span<const MPI_Datatype> Table, MPI_Datatype H);
 
 } // namespace ddtc
 

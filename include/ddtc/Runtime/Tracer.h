@@ -108,11 +108,11 @@ private:
   /// One named type of the trace: every committed handle whose decoded
   /// type is the same node shares it.
   struct Entry {
-    const Type *T = nullptr;  ///< null when the decoder failed
+    const Type *T = nullptr; ///< null when the decoder failed
     std::string SkipReason;
-    std::string MpiName;      ///< MPI_Type_get_name of the first handle
+    std::string MpiName;              ///< MPI_Type_get_name of the first handle
     std::vector<std::string> Aliases; ///< names of the other handles
-    int64_t Size = 0;         ///< MPI_Type_size, for bytes
+    int64_t Size = 0;                 ///< MPI_Type_size, for bytes
     const void *Source = nullptr;
     bool Bottom = false;
     std::unordered_map<UseKey, UseStats, UseKeyHash> Uses;
@@ -134,8 +134,8 @@ private:
   TypeDecoder Decoder;
   std::string Program;
   bool Finished = false;
-  std::vector<Entry> Entries;                           ///< commit order
-  std::unordered_map<MPI_Datatype, size_t> Committed;   ///< live handles
+  std::vector<Entry> Entries;                         ///< commit order
+  std::unordered_map<MPI_Datatype, size_t> Committed; ///< live handles
   std::unordered_map<const Type *, size_t> ByType;
   std::unordered_map<MPI_Datatype, const void *> Sources;
   std::unordered_map<MPI_Request, std::vector<PendingUse>> Persistent;
