@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "ddtc/Passes/Canonicalize.h"
 
+#include "ddtc/Passes/PassRegistry.h"
 #include "ddtc/Support/CheckedInt.h"
 
 #include <algorithm>
@@ -277,7 +278,9 @@ constexpr unsigned MaxRootRewrites = 64;
 
 class CanonicalizePass : public Pass {
 public:
-  std::string_view getName() const override { return "canonicalize"; }
+  std::string_view getName() const override {
+    return getPassInfo(PassId::Canonicalize).Name;
+  }
   bool run(Module &M) override {
     Canonicalizer C(M.getContext());
     return rewriteTypes(M, [&](const Type *T) { return C.canonicalize(T); });
