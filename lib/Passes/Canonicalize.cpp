@@ -256,19 +256,8 @@ const Type *mergeNestedVectors(TypeContext &Ctx, const Type *T) {
 }
 
 constexpr RewritePattern Patterns[] = {
-    {"trivial-contiguous", trivialContiguous},
-    {"trivial-resized", trivialResized},
-    {"remove-dup", removeDup},
-    {"drop-zero-blocks", dropZeroBlocks},
-    {"vector-to-contiguous", vectorToContiguous},
-    {"merge-contiguous", mergeContiguous},
-    {"absorb-contiguous-child", absorbContiguousChild},
-    {"merge-adjacent-blocks", mergeAdjacentBlocks},
-    {"uniform-blocklength", uniformBlockLength},
-    {"constant-stride", constantStride},
-    {"hvector-to-vector", hvectorToVector},
-    {"struct-to-hindexed", structToHIndexed},
-    {"merge-nested-vectors", mergeNestedVectors},
+#define DDTC_PATTERN(Function, Name) {Name, Function},
+#include "ddtc/Passes/CanonicalizePatterns.def"
 };
 
 /// Rewrites at one root are bounded by the strictly decreasing order
