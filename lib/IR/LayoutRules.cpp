@@ -369,6 +369,33 @@ uint64_t getOwnCost(TypeKind K, size_t NumInts, size_t NumOperands) {
   return 1 + NumInts + NumOperands;
 }
 
+uint64_t getConstructorCost(TypeKind K, size_t ListLength) {
+  const KindSpec &S = getKindSpec(K);
+  size_t Operands = K == TypeKind::Predefined ? 0
+                    : K == TypeKind::Struct   ? ListLength
+                                              : 1;
+  return getOwnCost(K, S.NumScalars + S.NumLists * ListLength, Operands);
+}
+
+unsigned getKindRank(TypeKind K) {
+  switch (K) {
+  case TypeKind::Predefined: return 0;
+  case TypeKind::Contiguous: return 1;
+  case TypeKind::Vector: return 2;
+  case TypeKind::HVector: return 3;
+  case TypeKind::IndexedBlock: return 4;
+  case TypeKind::HIndexedBlock: return 5;
+  case TypeKind::Indexed: return 6;
+  case TypeKind::HIndexed: return 7;
+  case TypeKind::Struct: return 8;
+  case TypeKind::Resized: return 9;
+  case TypeKind::Subarray: return 10;
+  case TypeKind::Darray: return 11;
+  case TypeKind::Dup: return 12;
+  }
+  return 13;
+}
+
 Expected<TypeLayout> computeLayout(TypeKind K, std::span<const int64_t> Ints,
                                    std::span<const Type *const> Operands,
                                    const Type *Expansion) {

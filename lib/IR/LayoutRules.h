@@ -19,9 +19,6 @@ Expected<TypeLayout> computeLayout(TypeKind K, std::span<const int64_t> Ints,
                                    std::span<const Type *const> Operands,
                                    const Type *Expansion);
 
-/// Description cost of the node's own constructor call (operands excluded).
-uint64_t getOwnCost(TypeKind K, size_t NumInts, size_t NumOperands);
-
 } // namespace ddtc
 
 #endif // DDTC_LIB_IR_LAYOUTRULES_H

@@ -12,6 +12,7 @@
 #define DDTC_LIB_PASSES_BLOCKPLAN_H
 
 #include "ddtc/IR/Predefined.h"
+#include "ddtc/IR/Type.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -75,13 +76,29 @@ struct Plan {
   bool isShiftable() const;
 };
 
-/// Cost of the hindexed_block(1, [d], T) that places a non-shiftable tree.
-constexpr uint64_t PlacementCost = 4;
+/// Own costs of the nodes plans create, by the cost model of the IR
+/// (getConstructorCost), so that predicted and built costs agree: a vector
+/// or hvector, a contiguous, a struct without entries and one entry of a
+/// struct (blocklength, displacement, type), an indexed_block and an
+/// indexed of M entries (M < 2^16 in the dynamic program).
+inline const uint32_t VectorCost =
+    uint32_t(getConstructorCost(TypeKind::Vector, 0));
+inline const uint32_t ContiguousCost =
+    uint32_t(getConstructorCost(TypeKind::Contiguous, 0));
+inline const uint32_t StructBaseCost =
+    uint32_t(getConstructorCost(TypeKind::Struct, 0));
+inline const uint32_t StructEntryCost =
+    uint32_t(getConstructorCost(TypeKind::Struct, 1)) - StructBaseCost;
+inline uint64_t indexBlockCost(size_t M) {
+  return getConstructorCost(TypeKind::IndexedBlock, M);
+}
+inline uint64_t indexedCost(size_t M) {
+  return getConstructorCost(TypeKind::Indexed, M);
+}
 
-/// Own costs of the nodes plans create (1 + arguments): a vector or
-/// hvector, a contiguous, and one entry of a struct (blocklength,
-/// displacement, type).
-constexpr uint32_t VectorCost = 5, ContiguousCost = 3, StructEntryCost = 3;
+/// Cost of the hindexed_block(1, [d], T) that places a non-shiftable tree.
+inline const uint64_t PlacementCost =
+    getConstructorCost(TypeKind::HIndexedBlock, 1);
 
 struct PlannerLimits {
   /// Segments up to this many blocks get the full dynamic program.

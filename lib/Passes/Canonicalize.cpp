@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "ddtc/Passes/Canonicalize.h"
 
+#include "ddtc/Passes/PassRegistry.h"
 #include "ddtc/Support/CheckedInt.h"
 
 #include <algorithm>
@@ -255,53 +256,20 @@ const Type *mergeNestedVectors(TypeContext &Ctx, const Type *T) {
 }
 
 constexpr RewritePattern Patterns[] = {
-    {"trivial-contiguous", trivialContiguous},
-    {"trivial-resized", trivialResized},
-    {"remove-dup", removeDup},
-    {"drop-zero-blocks", dropZeroBlocks},
-    {"vector-to-contiguous", vectorToContiguous},
-    {"merge-contiguous", mergeContiguous},
-    {"absorb-contiguous-child", absorbContiguousChild},
-    {"merge-adjacent-blocks", mergeAdjacentBlocks},
-    {"uniform-blocklength", uniformBlockLength},
-    {"constant-stride", constantStride},
-    {"hvector-to-vector", hvectorToVector},
-    {"struct-to-hindexed", structToHIndexed},
-    {"merge-nested-vectors", mergeNestedVectors},
+#define DDTC_PATTERN(Function, Name) {Name, Function},
+#include "ddtc/Passes/CanonicalizePatterns.def"
 };
 
-/// Simpler kinds rank lower; ties in cost are broken towards them.
-unsigned kindRank(TypeKind K) {
-  switch (K) {
-  case TypeKind::Predefined: return 0;
-  case TypeKind::Contiguous: return 1;
-  case TypeKind::Vector: return 2;
-  case TypeKind::HVector: return 3;
-  case TypeKind::IndexedBlock: return 4;
-  case TypeKind::HIndexedBlock: return 5;
-  case TypeKind::Indexed: return 6;
-  case TypeKind::HIndexed: return 7;
-  case TypeKind::Struct: return 8;
-  case TypeKind::Resized: return 9;
-  case TypeKind::Subarray: return 10;
-  case TypeKind::Darray: return 11;
-  case TypeKind::Dup: return 12;
-  }
-  return 13;
-}
-
-bool better(const Type *A, const Type *B) {
-  uint64_t CA = A->getLayout().Cost, CB = B->getLayout().Cost;
-  return CA < CB || (CA == CB && kindRank(A->getKind()) < kindRank(B->getKind()));
-}
-
-/// Rewrites at one root are bounded by the strictly decreasing order; this
-/// cap only guards against a broken pattern.
+/// Rewrites at one root are bounded by the strictly decreasing order
+/// (Type::isCheaperOrSimplerThan); this cap only guards against a broken
+/// pattern.
 constexpr unsigned MaxRootRewrites = 64;
 
 class CanonicalizePass : public Pass {
 public:
-  std::string_view getName() const override { return "canonicalize"; }
+  std::string_view getName() const override {
+    return getPassInfo(PassId::Canonicalize).Name;
+  }
   bool run(Module &M) override {
     Canonicalizer C(M.getContext());
     return rewriteTypes(M, [&](const Type *T) { return C.canonicalize(T); });
@@ -341,9 +309,10 @@ const Type *Canonicalizer::rewriteRoot(const Type *T) {
       // one (hindexed_block(1, [0], T) -> hvector(1, ...) -> T): judge it by
       // its own canonical form.
       const Type *Final = canonicalize(Candidate);
-      if (Final != Candidate && Final->hasSameBounds(T) && better(Final, Candidate))
+      if (Final != Candidate && Final->hasSameBounds(T) &&
+          Final->isCheaperOrSimplerThan(Candidate))
         Candidate = Final;
-      if (!better(Candidate, T))
+      if (!Candidate->isCheaperOrSimplerThan(T))
         continue;
       ++Stats[P.Name];
       Next = Candidate;

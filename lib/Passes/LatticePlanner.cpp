@@ -109,12 +109,12 @@ Plan LargePlanner::leaf(size_t I, size_t J) const {
   P.End = J;
   if (SameShape || SameBasic) {
     P.Kind = SameShape ? PlanKind::IndexBlock : PlanKind::Indexed;
-    P.Cost = SameShape ? 3 + M : 2 + 2 * M;
+    P.Cost = SameShape ? indexBlockCost(M) : indexedCost(M);
     return P;
   }
   // Mixed basic types: a struct of the blocks.
   P.Kind = PlanKind::Struct;
-  P.Cost = 1 + 3 * M;
+  P.Cost = getConstructorCost(TypeKind::Struct, M);
   for (size_t T = I; T < J; ++T)
     P.Children.push_back(Plan::make(PlanKind::Single, T, T + 1));
   return P;
@@ -151,22 +151,22 @@ Plan LargePlanner::repetition(size_t I, size_t M, size_t Q) {
   P.Stride = B[I + Q].Offset - B[I].Offset; // checked by matchedAfter
   if (Q == 1) {
     P.Kind = PlanKind::Arith;
-    P.Cost = 5;
+    P.Cost = VectorCost;
     return P;
   }
   Plan Chunk = plan(I, I + Q, /*NeedsPlacement=*/false);
   if (Chunk.Kind != PlanKind::Struct && P.Stride == extentOf(I, I + Q)) {
     P.Kind = PlanKind::Contig;
-    P.Cost = Chunk.Cost + 3;
+    P.Cost = Chunk.Cost + ContiguousCost;
   } else if (Chunk.Kind == PlanKind::Contig) {
     P.Kind = PlanKind::VectorBl;
     P.BlockLen = Chunk.Reps;
-    P.Cost = Chunk.Children.front().Cost + 5;
+    P.Cost = Chunk.Children.front().Cost + VectorCost;
     P.Children.push_back(std::move(Chunk.Children.front()));
     return P;
   } else {
     P.Kind = PlanKind::Repeat;
-    P.Cost = Chunk.Cost + 5;
+    P.Cost = Chunk.Cost + VectorCost;
   }
   P.Children.push_back(std::move(Chunk));
   return P;
@@ -199,7 +199,7 @@ Plan LargePlanner::pieces(size_t I, size_t J) {
   S.Kind = PlanKind::Struct;
   S.Begin = I;
   S.End = J;
-  S.Cost = 1;
+  S.Cost = StructBaseCost;
   for (const Cut &C : Cuts) {
     size_t Len = C.To - C.From;
     // A long irregular stretch would be cut the same way again: list it.
@@ -208,7 +208,7 @@ Plan LargePlanner::pieces(size_t I, size_t J) {
                  : !C.Merged && C.A >= 2 && Len <= L.DPBlocks
                      ? lattice(C.From, C.A, C.Rows)
                                                 : plan(C.From, C.To, false);
-    S.Cost += 3 + (Len == 1 ? 0 : Piece.Cost);
+    S.Cost += StructEntryCost + (Len == 1 ? 0 : Piece.Cost);
     S.Children.push_back(std::move(Piece));
   }
   Plan Whole = leaf(I, J);

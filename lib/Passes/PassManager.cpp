@@ -14,41 +14,48 @@ uint64_t PassManager::verifyRuns(const Type *A, const Type *B) {
   return Size >= Max / 64 ? Max : std::max(Min, 64 * Size);
 }
 
+Error PassManager::checkPassResult(std::string_view PassName,
+                                   const std::string &Name,
+                                   const Type *Original, const Type *Result,
+                                   bool Equivalence,
+                                   std::vector<PartialCheck> &Partial) {
+  if (Error E = verifyType(Result))
+    return std::move(E.addContext("type '" + Name + "'")
+                         .addContext("after pass '" + std::string(PassName) +
+                                     "'"));
+  if (!Equivalence)
+    return Error::success();
+  uint64_t Runs = verifyRuns(Original, Result);
+  EquivalenceResult R = checkEquivalent(Original, Result, 1, true, Runs);
+  if (!R.Equivalent)
+    return makeError("pass '" + std::string(PassName) +
+                     "' changed the typemap of type '" + Name +
+                     "': " + R.Difference + " (a bug in ddtc)");
+  if (!R.Complete &&
+      std::none_of(Partial.begin(), Partial.end(),
+                   [&](const PartialCheck &C) { return C.Name == Name; }))
+    Partial.push_back({Name, Runs});
+  return Error::success();
+}
+
 Error PassManager::run(Module &M) {
   std::vector<const Type *> Before;
   for (const NamedType &N : M.types())
     Before.push_back(N.T);
-  // The version of each type last found equivalent to its original: a
-  // type a pass left alone is not walked again (nodes are uniqued).
+  // The version of each type last checked: a type a pass left alone is
+  // not walked again (nodes are uniqued and immutable).
   std::vector<const Type *> Verified = Before;
   for (const std::unique_ptr<Pass> &P : Passes) {
     // A pass that changed nothing leaves the module as checked already.
-    if (!P->run(M)) {
-      if (AfterPass)
-        AfterPass(P->getName(), M);
-      continue;
-    }
-    if (Error E = verifyModule(M))
-      return std::move(E.addContext("after pass '" + std::string(P->getName()) + "'"));
-    if (VerifyEquivalence)
+    if (P->run(M))
       for (size_t I = 0; I < M.types().size(); ++I) {
-        if (M.types()[I].T == Verified[I])
+        const NamedType &N = M.types()[I];
+        if (N.T == Verified[I])
           continue;
-        uint64_t Runs = verifyRuns(Before[I], M.types()[I].T);
-        EquivalenceResult R =
-            checkEquivalent(Before[I], M.types()[I].T, 1, true, Runs);
-        if (!R.Equivalent)
-          return makeError("pass '" + std::string(P->getName()) +
-                           "' changed the typemap of type '" +
-                           M.types()[I].Name + "': " + R.Difference +
-                           " (a bug in ddtc)");
-        if (!R.Complete &&
-            std::none_of(PartiallyVerified.begin(), PartiallyVerified.end(),
-                         [&](const PartialCheck &C) {
-                           return C.Name == M.types()[I].Name;
-                         }))
-          PartiallyVerified.push_back({M.types()[I].Name, Runs});
-        Verified[I] = M.types()[I].T;
+        if (Error E = checkPassResult(P->getName(), N.Name, Before[I], N.T,
+                                      VerifyEquivalence, PartiallyVerified))
+          return E;
+        Verified[I] = N.T;
       }
     if (AfterPass)
       AfterPass(P->getName(), M);

@@ -20,13 +20,17 @@ constexpr PassId DefaultSteps[] = {
 
 std::span<const PassInfo> getRegisteredPasses() { return Registry; }
 
+const PassInfo &getPassInfo(PassId Id) {
+  return Registry[static_cast<unsigned>(Id)];
+}
+
 std::span<const PassId> getDefaultPipeline() { return DefaultSteps; }
 
 std::string getDefaultPipelineText() {
   std::string Text;
   for (PassId Id : DefaultSteps)
     Text += (Text.empty() ? "" : ",") +
-            std::string(Registry[static_cast<unsigned>(Id)].Name);
+            std::string(getPassInfo(Id).Name);
   return Text;
 }
 

@@ -13,6 +13,7 @@
 
 #include "BlockPlan.h"
 #include "ddtc/IR/TypemapWalker.h"
+#include "ddtc/Passes/PassRegistry.h"
 
 #include <algorithm>
 #include <optional>
@@ -376,7 +377,9 @@ namespace {
 
 class ReconstructPass : public Pass {
 public:
-  std::string_view getName() const override { return "reconstruct"; }
+  std::string_view getName() const override {
+    return getPassInfo(PassId::Reconstruct).Name;
+  }
   bool run(Module &M) override {
     Reconstructor R(M.getContext());
     return rewriteTypes(M, [&](const Type *T) { return R.reconstruct(T); });

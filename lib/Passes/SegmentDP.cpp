@@ -70,10 +70,9 @@ uint32_t plus(uint32_t A, uint32_t B) {
   return A == Inf || B == Inf || S >= Inf ? Inf : uint32_t(S);
 }
 
-/// Own costs of the index-list nodes of M entries (1 + arguments, lists
-/// per element); the others are in BlockPlan.h.
-uint32_t indexBlockCost(size_t M) { return uint32_t(3 + M); }
-uint32_t indexedCost(size_t M) { return uint32_t(2 + 2 * M); }
+/// The index-list costs of BlockPlan.h in the table's width (M < 2^16).
+uint32_t indexBlockCost32(size_t M) { return uint32_t(indexBlockCost(M)); }
+uint32_t indexedCost32(size_t M) { return uint32_t(indexedCost(M)); }
 
 struct Cell {
   uint32_t Cost = Inf;
@@ -277,12 +276,12 @@ Cell SegmentDP::bestFor(size_t I, size_t J, const std::vector<int64_t> &RowExt) 
       Consider(PlanKind::Contig, plus(Chunk.Cost, ContiguousCost), Q);
     if (Regular)
       Consider(PlanKind::Repeat, plus(Chunk.Cost, VectorCost), Q);
-    Consider(PlanKind::IndexChunk, plus(Chunk.Cost, indexBlockCost(R)), Q);
+    Consider(PlanKind::IndexChunk, plus(Chunk.Cost, indexBlockCost32(R)), Q);
     // Runs of back-to-back copies of varying length: one hindexed entry
     // per run (needs the chunk's natural extent: no struct padding).
     if (Chunk.Kind != PlanKind::Struct)
       Consider(PlanKind::IndexedChunk,
-               plus(Chunk.Cost, indexedCost(1 + breaksIn(I, Q, R))), Q);
+               plus(Chunk.Cost, indexedCost32(1 + breaksIn(I, Q, R))), Q);
     // The chunk as b back-to-back copies of a sub-segment: the blocklength
     // describes them (vector(r, b, stride, sub), hindexed_block(b, ...)).
     for (uint32_t Bl : Divisors[Q]) {
@@ -294,14 +293,14 @@ Cell SegmentDP::bestFor(size_t I, size_t J, const std::vector<int64_t> &RowExt) 
         continue;
       if (Regular)
         Consider(PlanKind::VectorBl, plus(Sub.Cost, VectorCost), Q, P);
-      Consider(PlanKind::IndexChunk, plus(Sub.Cost, indexBlockCost(R)), Q, P);
+      Consider(PlanKind::IndexChunk, plus(Sub.Cost, indexBlockCost32(R)), Q, P);
     }
   }
 
   if (SameShape[I] >= M)
-    Consider(PlanKind::IndexBlock, indexBlockCost(M));
+    Consider(PlanKind::IndexBlock, indexBlockCost32(M));
   else if (SameBasic[I] >= M)
-    Consider(PlanKind::Indexed, indexedCost(M));
+    Consider(PlanKind::Indexed, indexedCost32(M));
 
   if (M <= W) {
     for (size_t T = I + 1; T < J; ++T) {
@@ -382,7 +381,7 @@ void SegmentDP::topLevelStruct(uint32_t &Cost, std::vector<uint16_t> &Cut) {
         Cut[J] = uint16_t(T);
       }
     }
-  Cost = plus(Dist[N], 1);
+  Cost = plus(Dist[N], StructBaseCost);
 }
 
 Plan SegmentDP::extract(size_t I, size_t J) const {
@@ -450,7 +449,7 @@ Plan SegmentDP::extractPieces(size_t I, size_t J, size_t LastCut,
     Pieces.push_back({Start, End});
     End = Start;
   }
-  uint64_t Cost = 1;
+  uint64_t Cost = StructBaseCost;
   for (auto It = Pieces.rbegin(); It != Pieces.rend(); ++It) {
     Plan Piece = It->second - It->first == 1
                      ? Plan::make(PlanKind::Single, It->first, It->second)
@@ -478,7 +477,7 @@ std::vector<Plan> SegmentDP::solve(bool NeedsPlacement) {
     bool Uniform = SameShape[0] >= N;
     Candidates.push_back(
         Plan::make(Uniform ? PlanKind::IndexBlock : PlanKind::Indexed, 0, N,
-                   Uniform ? indexBlockCost(N) : indexedCost(N)));
+                   Uniform ? indexBlockCost32(N) : indexedCost32(N)));
   }
 
   // A struct of pieces cut anywhere (the table limits struct nodes to

@@ -17,6 +17,7 @@
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/Engine/MPIForm.h"
 #include "ddtc/Passes/Normalizer.h"
+#include "ddtc/Passes/PassManager.h"
 #include "ddtc/Support/Text.h"
 
 #include <nlohmann/json.hpp>
@@ -55,19 +56,29 @@ std::string formatMean(double V) {
   return OS.str();
 }
 
-std::vector<Assessment> assess(Module &M, const EngineCosts &Costs) {
+/// The assessments of M's types. Their normal forms are checked as
+/// `ddtc normalize` checks them (Normalizer::normalizeChecked): a broken
+/// pass is an error here too, never a wrong report.
+Expected<std::vector<Assessment>>
+assess(Module &M, const EngineCosts &Costs,
+       std::vector<PassManager::PartialCheck> &Partial) {
   Normalizer N(M.getContext());
   YaksaModel Model;
   std::vector<Assessment> Out;
-  for (const NamedType &NT : M.types())
+  for (const NamedType &NT : M.types()) {
+    // assessType normalizes again: the normalizer's memo returns this.
+    Expected<const Type *> Normal = N.normalizeChecked(NT.T, NT.Name, Partial);
+    if (!Normal)
+      return Normal.takeError();
     Out.push_back(assessType(M.getContext(), N, Model, Costs, NT.T));
+  }
   return Out;
 }
 
-std::string textReport(Module &M, const EngineCosts &Costs) {
+std::string textReport(Module &M, const EngineCosts &Costs,
+                       const std::vector<Assessment> &All) {
   std::ostringstream OS;
   bool First = true;
-  std::vector<Assessment> All = assess(M, Costs);
   for (size_t I = 0; I < M.types().size(); ++I) {
     const NamedType &N = M.types()[I];
     const Assessment &A = All[I];
@@ -111,10 +122,10 @@ std::string textReport(Module &M, const EngineCosts &Costs) {
 }
 
 std::string jsonReport(Module &M, const std::string &Path,
-                       const EngineCosts &Costs) {
+                       const EngineCosts &Costs,
+                       const std::vector<Assessment> &All) {
   using Json = nlohmann::ordered_json;
   Json Types = Json::array();
-  std::vector<Assessment> All = assess(M, Costs);
   for (size_t I = 0; I < M.types().size(); ++I) {
     const NamedType &N = M.types()[I];
     const Assessment &A = All[I];
@@ -173,9 +184,16 @@ int runAnalyze(const AnalyzeOptions &Options) {
     reportError(Costs.takeError().message());
     return ExitBadInput;
   }
+  std::vector<PassManager::PartialCheck> Partial;
+  Expected<std::vector<Assessment>> All = assess(M, *Costs, Partial);
+  if (!All) {
+    reportError(Options.InputPath + ": " + All.takeError().message());
+    return ExitBadInput;
+  }
+  notePartiallyVerified(Partial);
   std::string Report = Options.Format == ReportFormat::Json
-                           ? jsonReport(M, Options.InputPath, *Costs)
-                           : textReport(M, *Costs);
+                           ? jsonReport(M, Options.InputPath, *Costs, *All)
+                           : textReport(M, *Costs, *All);
   std::fwrite(Report.data(), 1, Report.size(), stdout);
   return ExitSuccess;
 }

@@ -9,6 +9,7 @@
 
 #include "ddtc/Analysis/Risks.h"
 #include "ddtc/Engine/MPIForm.h"
+#include "ddtc/Passes/PassManager.h"
 #include "ddtc/Source/SourceExtractor.h"
 
 #include <cstdint>
@@ -75,6 +76,11 @@ struct NormalizeOptions {
 
 /// `ddtc normalize`: runs the pass pipeline and writes the result.
 int runNormalize(const NormalizeOptions &Options);
+
+/// The note on stderr, per type, that its typemap was checked only in
+/// part (`normalize` and `analyze` alike).
+void notePartiallyVerified(
+    const std::vector<PassManager::PartialCheck> &Partial);
 
 struct EmitOptions {
   std::string InputPath;

@@ -56,6 +56,16 @@ Error describeMessages(Module &M, uint64_t Count, bool Verify) {
 
 } // namespace
 
+void notePartiallyVerified(
+    const std::vector<PassManager::PartialCheck> &Partial) {
+  for (const PassManager::PartialCheck &C : Partial)
+    std::fprintf(stderr,
+                 "note: type '%s': typemap too long to verify run by run; "
+                 "its first %llu runs were compared, the rest by size, "
+                 "bounds and contiguous blocks\n",
+                 C.Name.c_str(), (unsigned long long)C.Runs);
+}
+
 int runNormalize(const NormalizeOptions &Options) {
   Expected<std::vector<std::unique_ptr<Pass>>> Pipeline =
       parsePassPipeline(Options.Passes);
@@ -83,12 +93,7 @@ int runNormalize(const NormalizeOptions &Options) {
     reportError(Options.InputPath + ": " + E.message());
     return ExitBadInput;
   }
-  for (const PassManager::PartialCheck &C : PM.getPartiallyVerified())
-    std::fprintf(stderr,
-                 "note: type '%s': typemap too long to verify run by run; "
-                 "its first %llu runs were compared, the rest by size, "
-                 "bounds and contiguous blocks\n",
-                 C.Name.c_str(), (unsigned long long)C.Runs);
+  notePartiallyVerified(PM.getPartiallyVerified());
   if (Options.Count) {
     if (Error E = describeMessages(M, *Options.Count, Options.Verify)) {
       reportError(Options.InputPath + ": " + E.message());

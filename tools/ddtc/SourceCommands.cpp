@@ -152,7 +152,15 @@ int runAnalyzeSource(const AnalyzeOptions &Options) {
   if (!S.open(Options.Source, Options.Engine))
     return ExitBadInput;
   unsigned Warnings = 0;
+  std::vector<PassManager::PartialCheck> Partial;
   for (const ExtractedType &X : S.Result.Types) {
+    // The normal form checked as `analyze FILE` checks it (AnalyzeCommand.cpp).
+    Expected<const Type *> Normal =
+        S.Norm.normalizeChecked(X.T, X.Name, Partial);
+    if (!Normal) {
+      reportError(X.Where.str() + ": " + Normal.takeError().message());
+      return ExitBadInput;
+    }
     Assessment A = assessType(S.Ctx, S.Norm, S.Model, *S.Costs, X.T);
     for (const Risk &R : A.Risks) {
       printSourceDiagnostic({SourceDiagnostic::Level::Warning, X.Where,
@@ -163,6 +171,7 @@ int runAnalyzeSource(const AnalyzeOptions &Options) {
       ++Warnings;
     }
   }
+  notePartiallyVerified(Partial);
   if (Warnings)
     std::fprintf(stderr, "%u warning%s generated.\n", Warnings,
                  Warnings == 1 ? "" : "s");

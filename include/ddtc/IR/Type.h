@@ -103,6 +103,24 @@ std::string_view getValueWord(FieldValue V, int64_t X);
 std::optional<int64_t> lookupValueWord(FieldValue V, std::string_view Word);
 
 //===----------------------------------------------------------------------===//
+// Cost model (docs/normalization.md)
+//===----------------------------------------------------------------------===//
+
+/// Description cost of one constructor call, operands' own trees excluded:
+/// one per argument, each list counted per element, plus one for the call;
+/// predefined types cost nothing. A node's TypeLayout::Cost adds its
+/// operands' costs to this (LayoutRules.cpp).
+uint64_t getOwnCost(TypeKind K, size_t NumInts, size_t NumOperands);
+/// getOwnCost of a K node whose lists have ListLength entries (a struct
+/// has that many types, other constructors one oldtype): what the planners
+/// predict for the nodes they are going to build. For subarray and darray
+/// it is the call's own size; their layouts count their expansions.
+uint64_t getConstructorCost(TypeKind K, size_t ListLength);
+/// Simpler kinds rank lower (predefined 0, contiguous 1, vector 2, ...,
+/// dup last): the tie-break of Type::isCheaperOrSimplerThan.
+unsigned getKindRank(TypeKind K);
+
+//===----------------------------------------------------------------------===//
 // Layout
 //===----------------------------------------------------------------------===//
 
@@ -224,6 +242,18 @@ public:
   /// The order of the cost model (TypeLayout::isCheaperThan).
   bool isCheaperThan(const Type *O) const {
     return Layout.isCheaperThan(O->Layout);
+  }
+  /// The same order, ties broken towards the simpler kind (getKindRank).
+  /// The canonicalizer accepts a rewrite only if it goes down this order:
+  /// some of its rewrites keep every cost (hvector-to-vector,
+  /// struct-to-hindexed of one entry) and must still count as progress,
+  /// and the order is well founded (naturals, then a finite rank), so
+  /// rewriting cannot cycle. Elsewhere a tie in cost is no reason to
+  /// prefer one description, so the plain order is used.
+  bool isCheaperOrSimplerThan(const Type *O) const {
+    if (isCheaperThan(O) || O->isCheaperThan(this))
+      return isCheaperThan(O);
+    return getKindRank(Kind) < getKindRank(O->Kind);
   }
 
 protected:

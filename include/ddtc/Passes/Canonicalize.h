@@ -4,8 +4,9 @@
 // Yaksa, Open MPI, TEMPI and libpack do at commit time) bottom-up until
 // none applies. A pattern proposes a replacement for one node whose
 // operands are already canonical; the driver accepts it only if it keeps
-// lb and extent (the typemap is kept by construction) and strictly lowers
-// (description cost, kind rank) -- a well-founded order, so rewriting
+// lb and extent (the typemap is kept by construction) and goes strictly
+// down the cost model's order, ties broken by kind rank
+// (Type::isCheaperOrSimplerThan) -- a well-founded order, so rewriting
 // cannot cycle; an iteration cap guards it anyway.
 //
 //===----------------------------------------------------------------------===//

@@ -9,6 +9,7 @@
 #define DDTC_PASSES_NORMALIZER_H
 
 #include "ddtc/Passes/Canonicalize.h"
+#include "ddtc/Passes/PassManager.h"
 #include "ddtc/Passes/PassRegistry.h"
 #include "ddtc/Passes/Reconstruct.h"
 
@@ -22,15 +23,28 @@ public:
   /// normal(T): equivalent to T, never costlier. The steps are the
   /// default pipeline's (Passes.def), the one `ddtc normalize` runs.
   const Type *normalize(const Type *T) {
+    for (PassId Step : getDefaultPipeline())
+      T = runStep(Step, T);
+    return T;
+  }
+
+  /// normal(T) of the type named Name, every step that changes it checked
+  /// as the pass manager checks a pass (PassManager::checkPassResult): a
+  /// broken pass is reported by `analyze` as by `normalize`. Typemaps too
+  /// long to compare run by run are recorded in Partial.
+  Expected<const Type *>
+  normalizeChecked(const Type *T, const std::string &Name,
+                   std::vector<PassManager::PartialCheck> &Partial) {
+    const Type *Original = T;
     for (PassId Step : getDefaultPipeline()) {
-      switch (Step) {
-      case PassId::Canonicalize:
-        T = Canon.canonicalize(T);
-        break;
-      case PassId::Reconstruct:
-        T = Recon.reconstruct(T);
-        break;
-      }
+      const Type *Next = runStep(Step, T);
+      if (Next == T)
+        continue;
+      if (Error E = PassManager::checkPassResult(getPassInfo(Step).Name, Name,
+                                                 Original, Next,
+                                                 /*Equivalence=*/true, Partial))
+        return E;
+      T = Next;
     }
     return T;
   }
@@ -46,6 +60,16 @@ public:
   const Reconstructor &getReconstructor() const { return Recon; }
 
 private:
+  const Type *runStep(PassId Step, const Type *T) {
+    switch (Step) {
+    case PassId::Canonicalize:
+      return Canon.canonicalize(T);
+    case PassId::Reconstruct:
+      return Recon.reconstruct(T);
+    }
+    return T;
+  }
+
   Canonicalizer Canon;
   Reconstructor Recon;
 };

@@ -49,6 +49,17 @@ public:
   /// describing 2^50 blocks is checked in time that grows with the file.
   static uint64_t verifyRuns(const Type *A, const Type *B);
 
+  /// What the pass manager checks of a type pass PassName changed: the IR
+  /// verifier, and with Equivalence that Result has the typemap and bounds
+  /// of Original, the type named Name before the pipeline (a failure is a
+  /// bug in ddtc). A typemap too long to compare run by run is recorded in
+  /// Partial. The Normalizer runs the same check, so that `analyze` and
+  /// `normalize` report a broken pass in the same words.
+  static Error checkPassResult(std::string_view PassName,
+                               const std::string &Name, const Type *Original,
+                               const Type *Result, bool Equivalence,
+                               std::vector<PartialCheck> &Partial);
+
 private:
   std::vector<std::unique_ptr<Pass>> Passes;
   bool VerifyEquivalence = true;

@@ -34,6 +34,10 @@ enum class PassId {
 #include "ddtc/Passes/Passes.def"
 };
 
+/// The registry's entry of a pass: its name, written once in Passes.def,
+/// is what the pass itself reports (Pass::getName).
+const PassInfo &getPassInfo(PassId Id);
+
 /// The default pipeline (Passes.def), as pass ids: what the Normalizer
 /// runs on one type.
 std::span<const PassId> getDefaultPipeline();
