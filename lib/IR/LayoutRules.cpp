@@ -89,10 +89,10 @@ Bounds blockBounds(OverflowGuard &G, const TypeLayout &Old, int64_t N,
 
 /// True bounds keep their distance to the bounds.
 void setTrueBounds(OverflowGuard &G, TypeLayout &L, const TypeLayout &Old) {
-  L.TrueLb = G.take(CheckedInt(L.Lb) + (CheckedInt(Old.TrueLb) - Old.Lb),
-                    "oldtype");
-  L.TrueUb = G.take(CheckedInt(L.Ub) + (CheckedInt(Old.TrueUb) - Old.Ub),
-                    "oldtype");
+  L.TrueLb =
+      G.take(CheckedInt(L.Lb) + (CheckedInt(Old.TrueLb) - Old.Lb), "oldtype");
+  L.TrueUb =
+      G.take(CheckedInt(L.Ub) + (CheckedInt(Old.TrueUb) - Old.Ub), "oldtype");
 }
 
 std::optional<PredefinedId> uniformOf(const TypeLayout &L) {
@@ -195,11 +195,11 @@ Expected<TypeLayout> layoutVector(int64_t Count, int64_t BlockLength,
     return zeroLength();
   OverflowGuard G;
   // The stride only matters when there is a second block.
-  int64_t EffStride =
-      Count > 1 ? G.take(ByteStride ? CheckedInt(Stride)
-                                    : CheckedInt(Stride) * O.extent(),
-                         "stride")
-                : 0;
+  int64_t EffStride = Count > 1
+                          ? G.take(ByteStride ? CheckedInt(Stride)
+                                              : CheckedInt(Stride) * O.extent(),
+                                   "stride")
+                          : 0;
   addData(G, L, G.take(CheckedInt(Count) * BlockLength, "blocklength"), O,
           "blocklength");
   CheckedInt StrideSpan = CheckedInt(EffStride) * (Count - 1);
@@ -219,9 +219,9 @@ Expected<TypeLayout> layoutVector(int64_t Count, int64_t BlockLength,
   if (Error E = G.error())
     return E;
   L.Align = O.Align;
-  L.Blocks = repeatBlocks(repeatBlocks(O.Blocks, toCount(BlockLength),
-                                       O.extent()),
-                          toCount(Count), EffStride);
+  L.Blocks =
+      repeatBlocks(repeatBlocks(O.Blocks, toCount(BlockLength), O.extent()),
+                   toCount(Count), EffStride);
   L.UniformBasic = O.UniformBasic;
   return L;
 }
@@ -379,19 +379,32 @@ uint64_t getConstructorCost(TypeKind K, size_t ListLength) {
 
 unsigned getKindRank(TypeKind K) {
   switch (K) {
-  case TypeKind::Predefined: return 0;
-  case TypeKind::Contiguous: return 1;
-  case TypeKind::Vector: return 2;
-  case TypeKind::HVector: return 3;
-  case TypeKind::IndexedBlock: return 4;
-  case TypeKind::HIndexedBlock: return 5;
-  case TypeKind::Indexed: return 6;
-  case TypeKind::HIndexed: return 7;
-  case TypeKind::Struct: return 8;
-  case TypeKind::Resized: return 9;
-  case TypeKind::Subarray: return 10;
-  case TypeKind::Darray: return 11;
-  case TypeKind::Dup: return 12;
+  case TypeKind::Predefined:
+    return 0;
+  case TypeKind::Contiguous:
+    return 1;
+  case TypeKind::Vector:
+    return 2;
+  case TypeKind::HVector:
+    return 3;
+  case TypeKind::IndexedBlock:
+    return 4;
+  case TypeKind::HIndexedBlock:
+    return 5;
+  case TypeKind::Indexed:
+    return 6;
+  case TypeKind::HIndexed:
+    return 7;
+  case TypeKind::Struct:
+    return 8;
+  case TypeKind::Resized:
+    return 9;
+  case TypeKind::Subarray:
+    return 10;
+  case TypeKind::Darray:
+    return 11;
+  case TypeKind::Dup:
+    return 12;
   }
   return 13;
 }
@@ -400,8 +413,8 @@ Expected<TypeLayout> computeLayout(TypeKind K, std::span<const int64_t> Ints,
                                    std::span<const Type *const> Operands,
                                    const Type *Expansion) {
   const KindSpec &Spec = getKindSpec(K);
-  size_t N = Spec.NumLists ? (Ints.size() - Spec.NumScalars) / Spec.NumLists
-                           : 0;
+  size_t N =
+      Spec.NumLists ? (Ints.size() - Spec.NumScalars) / Spec.NumLists : 0;
   auto List = [&](unsigned Index) {
     return Ints.subspan(Spec.NumScalars + Index * N, N);
   };
@@ -459,14 +472,12 @@ Expected<TypeLayout> computeLayout(TypeKind K, std::span<const int64_t> Ints,
                      "': the type's extent (ub - lb) overflows 64 bits");
 
   if (!L->Identity && K != TypeKind::Predefined)
-    L->Identity = getReducedIdentity(K, Ints, Operands,
-                                  K == TypeKind::IndexedBlock ||
-                                          K == TypeKind::HIndexedBlock
-                                      ? std::span<const int64_t>(Ints.data(), 1)
-                                      : (Spec.NumLists ? List(0)
-                                                       : std::span<const int64_t>()),
-                                  Spec.NumLists ? List(Spec.NumLists - 1)
-                                                : std::span<const int64_t>());
+    L->Identity = getReducedIdentity(
+        K, Ints, Operands,
+        K == TypeKind::IndexedBlock || K == TypeKind::HIndexedBlock
+            ? std::span<const int64_t>(Ints.data(), 1)
+            : (Spec.NumLists ? List(0) : std::span<const int64_t>()),
+        Spec.NumLists ? List(Spec.NumLists - 1) : std::span<const int64_t>());
 
   // Depth and cost describe this node's own tree, not the expansion's.
   unsigned Depth = 0;

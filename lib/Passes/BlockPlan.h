@@ -40,13 +40,14 @@ enum class PlanKind : uint8_t {
   Arith,      ///< equal blocks at a constant stride: vector(m, count, stride)
   Repeat,     ///< r translated copies of a chunk: hvector(r, 1, stride, chunk)
   Contig,     ///< r copies of a chunk at its own extent: contiguous(r, chunk)
-  VectorBl,   ///< r copies of b back-to-back sub-chunks: vector(r, b, stride, sub)
+  VectorBl,   ///< r copies of b back-to-back sub-chunks: vector(r, b, stride,
+              ///< sub)
   IndexChunk, ///< r copies of a chunk anywhere: hindexed_block(b, displs, sub)
   IndexedChunk, ///< runs of back-to-back copies of a chunk anywhere:
                 ///< hindexed(run lengths, displacements, chunk)
-  IndexBlock, ///< equal blocks: hindexed_block(count, displacements)
-  Indexed,    ///< blocks of one basic type: hindexed(counts, displacements)
-  Struct,     ///< consecutive pieces: struct of the pieces' types
+  IndexBlock,   ///< equal blocks: hindexed_block(count, displacements)
+  Indexed,      ///< blocks of one basic type: hindexed(counts, displacements)
+  Struct,       ///< consecutive pieces: struct of the pieces' types
 };
 
 /// How blocks [Begin, End) are described. Strides are in bytes; the builder

@@ -123,12 +123,13 @@ const Type *absorbContiguousChild(TypeContext &Ctx, const Type *T) {
                       T->getKind() == TypeKind::IndexedBlock;
   size_t N = T->getListLength();
   for (const FieldSpec &F : Spec.Fields) {
-    bool Scale = F.Name == "blocklength" || F.Name == "blocklengths" ||
-                 (ElementUnits && (F.Name == "stride" || F.Name == "displacements"));
+    bool Scale =
+        F.Name == "blocklength" || F.Name == "blocklengths" ||
+        (ElementUnits && (F.Name == "stride" || F.Name == "displacements"));
     if (!Scale)
       continue;
-    size_t Begin = F.Shape == FieldShape::Scalar ? F.Index
-                                                 : Spec.NumScalars + F.Index * N;
+    size_t Begin =
+        F.Shape == FieldShape::Scalar ? F.Index : Spec.NumScalars + F.Index * N;
     size_t End = F.Shape == FieldShape::Scalar ? Begin + 1 : Begin + N;
     for (size_t I = Begin; I < End; ++I) {
       std::optional<int64_t> V = checkedMul(Ints[I], K);
@@ -154,8 +155,8 @@ const Type *mergeAdjacentBlocks(TypeContext &Ctx, const Type *T) {
     if (!NewBl.empty() && (!Struct || NewTypes.back() == Op)) {
       int64_t Unit = Bytes ? Op->extent() : 1;
       std::optional<int64_t> Span = checkedMul(NewBl.back(), Unit);
-      std::optional<int64_t> End = Span ? checkedAdd(NewDisp.back(), *Span)
-                                        : std::nullopt;
+      std::optional<int64_t> End =
+          Span ? checkedAdd(NewDisp.back(), *Span) : std::nullopt;
       if (End && *End == Disp[I] && Op->extent() > 0) {
         NewBl.back() += Bl[I];
         continue;
@@ -182,9 +183,10 @@ const Type *uniformBlockLength(TypeContext &Ctx, const Type *T) {
   std::span<const int64_t> Bl = I->getBlockLengths();
   if (!std::all_of(Bl.begin(), Bl.end(), [&](int64_t B) { return B == Bl[0]; }))
     return nullptr;
-  return value(I->isByteDisplacement()
-                   ? Ctx.getHIndexedBlock(Bl[0], I->getDisplacements(), I->getOldType())
-                   : Ctx.getIndexedBlock(Bl[0], I->getDisplacements(), I->getOldType()));
+  return value(
+      I->isByteDisplacement()
+          ? Ctx.getHIndexedBlock(Bl[0], I->getDisplacements(), I->getOldType())
+          : Ctx.getIndexedBlock(Bl[0], I->getDisplacements(), I->getOldType()));
 }
 
 /// (h)indexed_block with displacements at a constant stride -> a vector,
@@ -199,14 +201,15 @@ const Type *constantStride(TypeContext &Ctx, const Type *T) {
   for (size_t I = 1; I < D.size(); ++I)
     if (D[I] - D[I - 1] != Stride)
       return nullptr;
-  const Type *V = value(B->isByteDisplacement()
-                            ? Ctx.getHVector(D.size(), B->getBlockLength(), Stride, Old)
-                            : Ctx.getVector(D.size(), B->getBlockLength(), Stride, Old));
+  const Type *V =
+      value(B->isByteDisplacement()
+                ? Ctx.getHVector(D.size(), B->getBlockLength(), Stride, Old)
+                : Ctx.getVector(D.size(), B->getBlockLength(), Stride, Old));
   if (!V || D[0] == 0)
     return V;
-  std::optional<int64_t> Offset =
-      B->isByteDisplacement() ? std::optional<int64_t>(D[0])
-                              : checkedMul(D[0], Old->extent());
+  std::optional<int64_t> Offset = B->isByteDisplacement()
+                                      ? std::optional<int64_t>(D[0])
+                                      : checkedMul(D[0], Old->extent());
   if (!Offset)
     return nullptr;
   int64_t Disp[] = {*Offset};
@@ -234,7 +237,8 @@ const Type *structToHIndexed(TypeContext &Ctx, const Type *T) {
   if (!std::all_of(Types.begin(), Types.end(),
                    [&](const Type *X) { return X == Types[0]; }))
     return nullptr;
-  return value(Ctx.getHIndexed(S->getBlockLengths(), S->getDisplacements(), Types[0]));
+  return value(
+      Ctx.getHIndexed(S->getBlockLengths(), S->getDisplacements(), Types[0]));
 }
 
 /// vector(c2, 1, S, vector(c1, b, s, T)) where the outer stride S is c1
@@ -244,7 +248,8 @@ const Type *mergeNestedVectors(TypeContext &Ctx, const Type *T) {
   auto *Inner = Outer ? dyn_cast<VectorType>(Outer->getOldType()) : nullptr;
   if (!Inner || Outer->getBlockLength() != 1 || Inner->getCount() < 2)
     return nullptr;
-  std::optional<int64_t> Step = checkedMul(Inner->getCount(), Inner->getByteStride());
+  std::optional<int64_t> Step =
+      checkedMul(Inner->getCount(), Inner->getByteStride());
   if (!Step || *Step != Outer->getByteStride())
     return nullptr;
   std::optional<int64_t> N = checkedMul(Outer->getCount(), Inner->getCount());
@@ -278,7 +283,9 @@ public:
 
 } // namespace
 
-std::span<const RewritePattern> getCanonicalizationPatterns() { return Patterns; }
+std::span<const RewritePattern> getCanonicalizationPatterns() {
+  return Patterns;
+}
 
 const Type *Canonicalizer::canonicalize(const Type *T) {
   if (isa<PredefinedType>(T))
@@ -290,8 +297,8 @@ const Type *Canonicalizer::canonicalize(const Type *T) {
     return T;
 
   // Operands first (the parent is kept if they move its bounds).
-  const Type *Current = Ctx.mapOperands(
-      T, [this](const Type *Op) { return canonicalize(Op); });
+  const Type *Current =
+      Ctx.mapOperands(T, [this](const Type *Op) { return canonicalize(Op); });
   const Type *Result = rewriteRoot(Current);
   InProgress.erase(T);
   Memo[T] = Result;

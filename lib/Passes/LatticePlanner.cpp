@@ -177,7 +177,7 @@ Plan LargePlanner::pieces(size_t I, size_t J) {
   // then as many whole copies of that row as follow at one translation.
   struct Cut {
     size_t From, To;
-    bool Merged; ///< short irregular pieces glued together
+    bool Merged;            ///< short irregular pieces glued together
     size_t A = 0, Rows = 0; ///< a lattice piece: its row length and rows
   };
   std::vector<Cut> Cuts;
@@ -203,11 +203,11 @@ Plan LargePlanner::pieces(size_t I, size_t J) {
   for (const Cut &C : Cuts) {
     size_t Len = C.To - C.From;
     // A long irregular stretch would be cut the same way again: list it.
-    Plan Piece = Len == 1                       ? Plan::make(PlanKind::Single, C.From, C.To)
+    Plan Piece = Len == 1 ? Plan::make(PlanKind::Single, C.From, C.To)
                  : C.Merged && Len > L.DPBlocks ? leaf(C.From, C.To)
                  : !C.Merged && C.A >= 2 && Len <= L.DPBlocks
                      ? lattice(C.From, C.A, C.Rows)
-                                                : plan(C.From, C.To, false);
+                     : plan(C.From, C.To, false);
     S.Cost += StructEntryCost + (Len == 1 ? 0 : Piece.Cost);
     S.Children.push_back(std::move(Piece));
   }
@@ -220,7 +220,8 @@ Plan LargePlanner::pieces(size_t I, size_t J) {
 Plan LargePlanner::plan(size_t I, size_t J, bool NeedsPlacement) {
   size_t M = J - I;
   if (M <= L.DPBlocks) {
-    Plan P = std::move(planSegmentDP(B.subspan(I, M), L, NeedsPlacement).front());
+    Plan P =
+        std::move(planSegmentDP(B.subspan(I, M), L, NeedsPlacement).front());
     shiftIndices(P, I);
     return P;
   }

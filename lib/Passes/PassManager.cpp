@@ -20,9 +20,9 @@ Error PassManager::checkPassResult(std::string_view PassName,
                                    bool Equivalence,
                                    std::vector<PartialCheck> &Partial) {
   if (Error E = verifyType(Result))
-    return std::move(E.addContext("type '" + Name + "'")
-                         .addContext("after pass '" + std::string(PassName) +
-                                     "'"));
+    return std::move(
+        E.addContext("type '" + Name + "'")
+            .addContext("after pass '" + std::string(PassName) + "'"));
   if (!Equivalence)
     return Error::success();
   uint64_t Runs = verifyRuns(Original, Result);

@@ -29,8 +29,7 @@ std::span<const PassId> getDefaultPipeline() { return DefaultSteps; }
 std::string getDefaultPipelineText() {
   std::string Text;
   for (PassId Id : DefaultSteps)
-    Text += (Text.empty() ? "" : ",") +
-            std::string(getPassInfo(Id).Name);
+    Text += (Text.empty() ? "" : ",") + std::string(getPassInfo(Id).Name);
   return Text;
 }
 
@@ -40,7 +39,8 @@ parsePassPipeline(std::string_view Pipeline) {
   while (!Pipeline.empty()) {
     size_t Comma = Pipeline.find(',');
     std::string_view Name = Pipeline.substr(0, Comma);
-    Pipeline = Comma == std::string_view::npos ? "" : Pipeline.substr(Comma + 1);
+    Pipeline =
+        Comma == std::string_view::npos ? "" : Pipeline.substr(Comma + 1);
     const PassInfo *Found = nullptr;
     for (const PassInfo &P : Registry)
       if (P.Name == Name)
@@ -49,7 +49,8 @@ parsePassPipeline(std::string_view Pipeline) {
       std::string Known;
       for (const PassInfo &P : Registry)
         Known += (Known.empty() ? "" : ", ") + std::string(P.Name);
-      return makeError("unknown pass '" + std::string(Name) + "' (known: " + Known + ")");
+      return makeError("unknown pass '" + std::string(Name) +
+                       "' (known: " + Known + ")");
     }
     Passes.push_back(Found->Create());
   }

@@ -76,9 +76,10 @@ private:
   std::span<const Block> B;
 };
 
-Expected<std::vector<int64_t>>
-PlanBuilder::displacements(size_t Origin, size_t From, size_t To,
-                           int64_t Shift) const {
+Expected<std::vector<int64_t>> PlanBuilder::displacements(size_t Origin,
+                                                          size_t From,
+                                                          size_t To,
+                                                          int64_t Shift) const {
   std::vector<int64_t> D;
   D.reserve(To - From);
   for (size_t T = From; T < To; ++T) {
@@ -93,7 +94,8 @@ PlanBuilder::displacements(size_t Origin, size_t From, size_t To,
 
 /// Element units when every displacement is a whole number of elements.
 bool toElements(std::vector<int64_t> &D, int64_t Size) {
-  if (!std::all_of(D.begin(), D.end(), [&](int64_t X) { return X % Size == 0; }))
+  if (!std::all_of(D.begin(), D.end(),
+                   [&](int64_t X) { return X % Size == 0; }))
     return false;
   for (int64_t &X : D)
     X /= Size;
@@ -180,9 +182,8 @@ Expected<const Type *> PlanBuilder::build(const Plan &P, int64_t Shift) {
         P.Kind == PlanKind::Repeat ? repeat(P.Reps, 1, P.Stride, *C)
         : P.Kind == PlanKind::VectorBl
             ? repeat(P.Reps, P.BlockLen, P.Stride, *C)
-            : (*C)->extent() == P.Stride
-                  ? Ctx.getContiguous(int64_t(P.Reps), *C)
-                  : repeat(P.Reps, 1, P.Stride, *C);
+        : (*C)->extent() == P.Stride ? Ctx.getContiguous(int64_t(P.Reps), *C)
+                                     : repeat(P.Reps, 1, P.Stride, *C);
     return place(std::move(R), Absorb ? 0 : Shift);
   }
 
@@ -194,8 +195,9 @@ Expected<const Type *> PlanBuilder::build(const Plan &P, int64_t Shift) {
       return C;
     std::vector<int64_t> D;
     for (uint64_t K = 0; K < P.Reps; ++K) {
-      Expected<std::vector<int64_t>> One = displacements(
-          P.Begin, P.Begin + K * P.ChunkLen, P.Begin + K * P.ChunkLen + 1, Shift);
+      Expected<std::vector<int64_t>> One =
+          displacements(P.Begin, P.Begin + K * P.ChunkLen,
+                        P.Begin + K * P.ChunkLen + 1, Shift);
       if (!One)
         return One.takeError();
       D.push_back(One->front());
@@ -281,8 +283,8 @@ Expected<const Type *> PlanBuilder::buildTiled(const Plan &P, int64_t Shift,
                                                int64_t Lb) {
   const Plan &Child = P.Children.front();
   bool Absorb = Child.isShiftable();
-  Expected<const Type *> C = place(build(Child, Absorb ? Shift : 0),
-                                   Absorb ? 0 : Shift);
+  Expected<const Type *> C =
+      place(build(Child, Absorb ? Shift : 0), Absorb ? 0 : Shift);
   if (!C)
     return C;
   Expected<const Type *> Tile = Ctx.getResized(Lb, P.Stride, *C);

@@ -24,9 +24,9 @@
 // first q blocks exactly when Period[q][i] >= (r-1)*q; Chain[q][i] counts
 // the copies of [i, i+q) that follow each other, each a translate of the
 // one before at any distance; Breaks[q][t] counts the copies along that
-// chain that do not start where the previous one ends (its extent). Struct nodes inside
-// the table span at most StructWindow blocks; the top level may cut
-// anywhere. Time O(n^2 (d(n)^2 + window)), memory O(n^2).
+// chain that do not start where the previous one ends (its extent). Struct
+// nodes inside the table span at most StructWindow blocks; the top level may
+// cut anywhere. Time O(n^2 (d(n)^2 + window)), memory O(n^2).
 //
 //===----------------------------------------------------------------------===//
 #include "BlockPlan.h"
@@ -77,7 +77,8 @@ uint32_t indexedCost32(size_t M) { return uint32_t(indexedCost(M)); }
 struct Cell {
   uint32_t Cost = Inf;
   PlanKind Kind = PlanKind::Single;
-  uint16_t P = 0; ///< repeat, contig: chunk length; vector_bl: chunk; struct: cut - i
+  uint16_t P =
+      0; ///< repeat, contig: chunk length; vector_bl: chunk; struct: cut - i
   uint16_t Q = 0; ///< vector_bl, index_chunk: sub-chunk length (0: none)
 };
 
@@ -225,14 +226,16 @@ void SegmentDP::computeRuns() {
     else if (RunBefore[J - 1] == 1)
       RunBefore[J] = Period[1][T - 1] ? 2 : 1;
     else
-      RunBefore[J] = Period[1][T - 1] && Period[1][T - 2] >= 2 ? RunBefore[J - 1] + 1 : 1;
+      RunBefore[J] =
+          Period[1][T - 1] && Period[1][T - 2] >= 2 ? RunBefore[J - 1] + 1 : 1;
   }
   SameShape.assign(N + 1, 0);
   SameBasic.assign(N + 1, 0);
   for (size_t T = N; T-- > 0;) {
     bool More = T + 1 < N;
     SameShape[T] = More && B[T + 1].sameShape(B[T]) ? SameShape[T + 1] + 1 : 1;
-    SameBasic[T] = More && B[T + 1].Basic == B[T].Basic ? SameBasic[T + 1] + 1 : 1;
+    SameBasic[T] =
+        More && B[T + 1].Basic == B[T].Basic ? SameBasic[T + 1] + 1 : 1;
   }
 }
 
@@ -244,7 +247,8 @@ void SegmentDP::computeDivisors() {
       Divisors[M].push_back(R);
 }
 
-Cell SegmentDP::bestFor(size_t I, size_t J, const std::vector<int64_t> &RowExt) {
+Cell SegmentDP::bestFor(size_t I, size_t J,
+                        const std::vector<int64_t> &RowExt) {
   size_t M = J - I;
   Cell Best;
   // Candidates are tried in a fixed order and only a strictly cheaper one
@@ -316,9 +320,8 @@ Cell SegmentDP::bestFor(size_t I, size_t J, const std::vector<int64_t> &RowExt) 
     for (size_t T : Cuts) {
       if (T <= I || T >= J)
         continue;
-      uint32_t C = plus(plus(plus(pieceCost(I, T), pieceCost(T, J)),
-                             2 * StructEntryCost),
-                        1);
+      uint32_t C = plus(
+          plus(plus(pieceCost(I, T), pieceCost(T, J)), 2 * StructEntryCost), 1);
       Consider(PlanKind::Struct, C, T - I);
     }
   }
@@ -341,8 +344,7 @@ void SegmentDP::fillTable() {
       MinOff = std::min(MinOff, Last.Offset);
       MaxEnd = std::max(MaxEnd, End);
       int64_t Ext;
-      RowExt[J - I] =
-          __builtin_sub_overflow(MaxEnd, MinOff, &Ext) ? -1 : Ext;
+      RowExt[J - I] = __builtin_sub_overflow(MaxEnd, MinOff, &Ext) ? -1 : Ext;
       Cell C = bestFor(I, J, RowExt);
       Table[index(I, J)] = C;
       size_t M = J - I;
@@ -354,9 +356,9 @@ void SegmentDP::fillTable() {
         PC = One;
         Cut = 0;
         for (size_t T = I + 1; T < J; ++T) {
-          uint32_t Split = plus(plus(PartCost[I * (W + 1) + (T - I)],
-                                     StructEntryCost),
-                                pieceCost(T, J));
+          uint32_t Split =
+              plus(plus(PartCost[I * (W + 1) + (T - I)], StructEntryCost),
+                   pieceCost(T, J));
           if (Split < PC) {
             PC = Split;
             Cut = uint16_t(T - I);
@@ -490,8 +492,9 @@ std::vector<Plan> SegmentDP::solve(bool NeedsPlacement) {
       Candidates.push_back(extractPieces(
           0, N, Cut[N], [&](size_t, size_t End) { return size_t(Cut[End]); }));
   }
-  std::stable_sort(Candidates.begin(), Candidates.end(),
-                   [](const Plan &A, const Plan &B) { return A.Cost < B.Cost; });
+  std::stable_sort(
+      Candidates.begin(), Candidates.end(),
+      [](const Plan &A, const Plan &B) { return A.Cost < B.Cost; });
   return Candidates;
 }
 

@@ -11,13 +11,13 @@
 
 #include "ddtc/Analysis/Risks.h"
 #include "ddtc/Analysis/TypeMetrics.h"
-#include "ddtc/Reader/ReadFile.h"
+#include "ddtc/Engine/MPIForm.h"
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
-#include "ddtc/Engine/MPIForm.h"
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Passes/PassManager.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Support/Text.h"
 
 #include <nlohmann/json.hpp>
@@ -42,10 +42,13 @@ Assessment assessType(TypeContext &Ctx, Normalizer &N, YaksaModel &Model,
     Advice.PackGain = Form.PackGain;
   }
   std::vector<Risk> Risks = findRisks(Given, Normal, Text, Advice);
-  return {Normal, std::move(Text), std::move(Risks),
+  return {Normal,
+          std::move(Text),
+          std::move(Risks),
           Form.isGiven() ? std::string("given")
                          : std::string(Form.Chosen.Origin),
-          Model.describePath(Given), Model.describePath(Form.Chosen.T)};
+          Model.describePath(Given),
+          Model.describePath(Form.Chosen.T)};
 }
 
 namespace {
@@ -110,9 +113,9 @@ std::string textReport(Module &M, const EngineCosts &Costs,
     Row("normal pieces", std::to_string(Y.Pieces));
     Row("normal depth", std::to_string(Y.Depth));
     Row("MPI-facing form", A.MPIForm + " (for " + Costs.Engine + ")");
-    Row("engine path", A.GivenPath + (A.MPIForm == "given"
-                                          ? std::string()
-                                          : " -> " + A.FormPath));
+    Row("engine path",
+        A.GivenPath +
+            (A.MPIForm == "given" ? std::string() : " -> " + A.FormPath));
     Row("risks", A.Risks.empty() ? "none" : std::to_string(A.Risks.size()));
     for (const Risk &R : A.Risks)
       OS << "    [" << R.Id << "] " << R.Message << "\n      -> "
@@ -141,8 +144,8 @@ std::string jsonReport(Module &M, const std::string &Path,
     T["true_extent"] = X.TrueExtent;
     T["typemap_entries"] = X.Elements;
     T["blocks"] = X.Blocks;
-    T["block_length"] = {{"min", X.MinBlock}, {"mean", X.MeanBlock},
-                         {"max", X.MaxBlock}};
+    T["block_length"] = {
+        {"min", X.MinBlock}, {"mean", X.MeanBlock}, {"max", X.MaxBlock}};
     T["depth"] = X.Depth;
     T["cost"] = X.Cost;
     T["pieces"] = X.Pieces;
@@ -157,9 +160,8 @@ std::string jsonReport(Module &M, const std::string &Path,
                      {"form_path", A.FormPath}};
     Json Risks = Json::array();
     for (const Risk &R : A.Risks)
-      Risks.push_back({{"id", R.Id},
-                       {"message", R.Message},
-                       {"suggestion", R.Suggestion}});
+      Risks.push_back(
+          {{"id", R.Id}, {"message", R.Message}, {"suggestion", R.Suggestion}});
     T["risks"] = std::move(Risks);
     Types.push_back(std::move(T));
   }

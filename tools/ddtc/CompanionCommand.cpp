@@ -55,8 +55,10 @@ int runCompanion(const CompanionOptions &Options) {
     // An explicit choice: no fallback that would hide a mistake in it.
     Program = FromEnv;
     if (!isFile(Program))
-      return Report(Options.EnvVar + "=" + Program + ": not a file (it must "
-                    "name the " + Name + " program)");
+      return Report(Options.EnvVar + "=" + Program +
+                    ": not a file (it must "
+                    "name the " +
+                    Name + " program)");
   } else {
     // Installed, both in bin/; else the build tree, where each tool has its
     // directory under tools/.

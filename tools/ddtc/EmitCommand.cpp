@@ -13,12 +13,11 @@
 
 #include "ddtc/CodeGen/Emit.h"
 #include "ddtc/Engine/MPIForm.h"
-#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/Passes/LayoutKey.h"
 #include "ddtc/Passes/PassManager.h"
 #include "ddtc/Passes/PassRegistry.h"
-
+#include "ddtc/Reader/ReadFile.h"
 
 namespace ddtc {
 

@@ -9,7 +9,6 @@
 #include "Commands.h"
 #include "OutputFiles.h"
 
-#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/Equivalence.h"
 #include "ddtc/IR/TextForm.h"
@@ -17,6 +16,7 @@
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Passes/PassManager.h"
 #include "ddtc/Passes/PassRegistry.h"
+#include "ddtc/Reader/ReadFile.h"
 
 #include <cstdio>
 
@@ -45,8 +45,8 @@ Error describeMessages(Module &M, uint64_t Count, bool Verify) {
           checkEquivalent(*Whole, *Message, 1, /*CheckBounds=*/false,
                           PassManager::verifyRuns(*Whole, *Message));
       if (!R.Equivalent)
-        return InType(makeError("internal error: message form differs: " +
-                                R.Difference));
+        return InType(
+            makeError("internal error: message form differs: " + R.Difference));
     }
     NT.T = *Message;
     NT.Extras.emplace_back("x-count", std::to_string(Count));
@@ -86,7 +86,8 @@ int runNormalize(const NormalizeOptions &Options) {
   PM.setVerifyEquivalence(Options.Verify);
   if (Options.PrintAfterAll)
     PM.setAfterPass([](std::string_view Name, const Module &Mod) {
-      std::string Text = "; after " + std::string(Name) + "\n" + printModule(Mod);
+      std::string Text =
+          "; after " + std::string(Name) + "\n" + printModule(Mod);
       std::fwrite(Text.data(), 1, Text.size(), stderr);
     });
   if (Error E = PM.run(M)) {

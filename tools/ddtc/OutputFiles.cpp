@@ -13,9 +13,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string temporaryFor(const std::string &Path) {
-  return Path + ".tmp-ddtc";
-}
+std::string temporaryFor(const std::string &Path) { return Path + ".tmp-ddtc"; }
 
 /// Writes Text to Path; returns 0 or the errno of the failure.
 int writeWhole(const std::string &Path, const std::string &Text) {

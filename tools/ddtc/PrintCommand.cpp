@@ -8,10 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
-#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
+#include "ddtc/Reader/ReadFile.h"
 
 #include <cstdio>
 
@@ -38,9 +38,8 @@ int runPrint(const PrintOptions &Options) {
     return ExitBadInput;
   }
 
-  std::string Out = Options.Format == ReportFormat::Json
-                        ? writeDescription(M)
-                        : Text;
+  std::string Out =
+      Options.Format == ReportFormat::Json ? writeDescription(M) : Text;
   std::fwrite(Out.data(), 1, Out.size(), stdout);
   return ExitSuccess;
 }

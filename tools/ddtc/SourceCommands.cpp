@@ -9,8 +9,8 @@
 #include "OutputFiles.h"
 
 #include "ddtc/Analysis/Risks.h"
-#include "ddtc/Engine/MPIForm.h"
 #include "ddtc/CodeGen/Emit.h"
+#include "ddtc/Engine/MPIForm.h"
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/Equivalence.h"
 #include "ddtc/IR/Module.h"
@@ -163,10 +163,10 @@ int runAnalyzeSource(const AnalyzeOptions &Options) {
     }
     Assessment A = assessType(S.Ctx, S.Norm, S.Model, *S.Costs, X.T);
     for (const Risk &R : A.Risks) {
-      printSourceDiagnostic({SourceDiagnostic::Level::Warning, X.Where,
-                             "[" + R.Id + "] type '" + X.Name + "': " +
-                                 R.Message},
-                            stderr);
+      printSourceDiagnostic(
+          {SourceDiagnostic::Level::Warning, X.Where,
+           "[" + R.Id + "] type '" + X.Name + "': " + R.Message},
+          stderr);
       printSourceDiagnostic(noteAt(X.Where, shorten(R.Suggestion)), stderr);
       ++Warnings;
     }
@@ -191,16 +191,16 @@ int runRewrite(const RewriteOptions &Options) {
   std::vector<SourceDiagnostic> Notes;
   for (const ExtractedType &X : Result.Types) {
     if (!X.Site) {
-      Notes.push_back(noteAt(X.Where, "type '" + X.Name +
-                                          "' is not rewritten: " +
-                                          X.NotRewritable));
+      Notes.push_back(
+          noteAt(X.Where,
+                 "type '" + X.Name + "' is not rewritten: " + X.NotRewritable));
       continue;
     }
     const Type *Form = nullptr;
     std::string Why;
     if (Options.BuildForm == "mpi") {
-      MPIForm F = chooseMPIForm(X.T, getFormCandidates(Ctx, N, X.T), S.Model,
-                                *Costs);
+      MPIForm F =
+          chooseMPIForm(X.T, getFormCandidates(Ctx, N, X.T), S.Model, *Costs);
       if (!F.isGiven())
         Form = F.Chosen.T;
       Why = describeMPIForm(F, Costs->Engine);
@@ -213,8 +213,8 @@ int runRewrite(const RewriteOptions &Options) {
             std::to_string(Normal->getLayout().totalCost());
     }
     if (!Form) {
-      Notes.push_back(noteAt(X.Where, "type '" + X.Name +
-                                          "' is kept as written: " + Why));
+      Notes.push_back(
+          noteAt(X.Where, "type '" + X.Name + "' is kept as written: " + Why));
       continue;
     }
     // The form replaces the program's own type: checked once more.
@@ -251,10 +251,10 @@ int runRewrite(const RewriteOptions &Options) {
                Result.Types.size() == 1 ? "" : "s");
 
   if (!Options.ExportFixes.empty()) {
-    std::string Main = Options.Source.Sources.empty()
-                           ? std::string()
-                           : fs::absolute(Options.Source.Sources.front())
-                                 .string();
+    std::string Main =
+        Options.Source.Sources.empty()
+            ? std::string()
+            : fs::absolute(Options.Source.Sources.front()).string();
     OutputFile Out{Options.ExportFixes, fixesToYAML(Main, Fixes)};
     if (!writeOrReport({&Out, 1}))
       return ExitBadInput;

@@ -42,9 +42,10 @@ static int runDriver(int argc, char **argv) {
   CLI::App *AnalyzeCmd = App.add_subcommand(
       "analyze", "report size, bounds, blocks, depth and cost of each type");
   std::vector<std::string> AnalyzeInputs;
-  AnalyzeCmd->add_option("FILE", AnalyzeInputs,
-                         "description file (format v1) or trace; with "
-                         "--source, C/C++ sources")
+  AnalyzeCmd
+      ->add_option("FILE", AnalyzeInputs,
+                   "description file (format v1) or trace; with "
+                   "--source, C/C++ sources")
       ->required();
   std::map<std::string, ReportFormat> Formats{{"text", ReportFormat::Text},
                                               {"json", ReportFormat::Json}};
@@ -68,8 +69,9 @@ static int runDriver(int argc, char **argv) {
   PrintOptions Print;
   CLI::App *PrintCmd = App.add_subcommand(
       "print", "convert a description between format v1 and the textual IR");
-  PrintCmd->add_option("FILE", Print.InputPath,
-                       "description file (.json) or textual IR (.ddt)")
+  PrintCmd
+      ->add_option("FILE", Print.InputPath,
+                   "description file (.json) or textual IR (.ddt)")
       ->required();
   PrintCmd->add_option("--format", Print.Format, "output: text or json")
       ->transform(CLI::CheckedTransformer(Formats, CLI::ignore_case));
@@ -80,24 +82,30 @@ static int runDriver(int argc, char **argv) {
       "normalize", "rewrite each type into an equivalent, cheaper description");
   NormalizeCmd->add_option("FILE", Normalize.InputPath, "description file")
       ->required();
-  NormalizeCmd->add_option("-o", Normalize.OutputPath,
-                           "output description (- for stdout)")
+  NormalizeCmd
+      ->add_option("-o", Normalize.OutputPath,
+                   "output description (- for stdout)")
       ->required();
-  std::string PassHelp = "comma-separated passes (default: " +
-                         getDefaultPipelineText() + "); known:";
+  std::string PassHelp =
+      "comma-separated passes (default: " + getDefaultPipelineText() +
+      "); known:";
   for (const PassInfo &P : getRegisteredPasses())
     PassHelp += " " + std::string(P.Name);
   NormalizeCmd->add_option("--passes", Normalize.Passes, PassHelp);
-  NormalizeCmd->add_flag("--print-after-all", Normalize.PrintAfterAll,
-                         "print the module (textual IR) on stderr after each pass");
-  NormalizeCmd->add_flag("!--no-verify", Normalize.Verify,
-                         "skip checking each result's equivalence with its input");
+  NormalizeCmd->add_flag(
+      "--print-after-all", Normalize.PrintAfterAll,
+      "print the module (textual IR) on stderr after each pass");
+  NormalizeCmd->add_flag(
+      "!--no-verify", Normalize.Verify,
+      "skip checking each result's equivalence with its input");
   NormalizeCmd
       ->add_option("--count", Normalize.Count,
                    "describe the message of N consecutive instances as one "
                    "type, to send with count 1 (recorded as x-count)")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
-  NormalizeCmd->add_option("--format", Normalize.Format, "output: json (default) or text")
+  NormalizeCmd
+      ->add_option("--format", Normalize.Format,
+                   "output: json (default) or text")
       ->transform(CLI::CheckedTransformer(Formats, CLI::ignore_case));
 
   EmitOptions Emit;
@@ -105,9 +113,10 @@ static int runDriver(int argc, char **argv) {
       "emit", "write C++ pack/unpack code and MPI constructor code for each "
               "type (PREFIX.h, PREFIX.cpp, PREFIX_mpi.h, PREFIX_mpi.c)");
   EmitCmd->add_option("FILE", Emit.InputPath, "description file")->required();
-  EmitCmd->add_option("-o", Emit.OutputPrefix,
-                      "output prefix: writes PREFIX.h, PREFIX.cpp, "
-                      "PREFIX_mpi.h and PREFIX_mpi.c")
+  EmitCmd
+      ->add_option("-o", Emit.OutputPrefix,
+                   "output prefix: writes PREFIX.h, PREFIX.cpp, "
+                   "PREFIX_mpi.h and PREFIX_mpi.c")
       ->required();
   EmitCmd
       ->add_option("-O", Emit.OptLevel,

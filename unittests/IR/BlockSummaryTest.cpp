@@ -77,7 +77,8 @@ TEST(BlockSummaryTest, RepeatMatchesExplicitCopies) {
     int64_t Stride = static_cast<int64_t>(Rng() % 30) - 10;
     std::vector<ByteBlock> All;
     for (uint64_t I = 0; I < Count; ++I) {
-      std::vector<ByteBlock> Copy = shifted(A, static_cast<int64_t>(I) * Stride);
+      std::vector<ByteBlock> Copy =
+          shifted(A, static_cast<int64_t>(I) * Stride);
       All.insert(All.end(), Copy.begin(), Copy.end());
     }
     EXPECT_EQ(repeatBlocks(summarize(A), Count, Stride), summarize(All))

@@ -30,7 +30,9 @@ protected:
     }
     return One.types().front().T;
   }
-  uint64_t cost(const std::string &Expr) { return parse(Expr)->getLayout().Cost; }
+  uint64_t cost(const std::string &Expr) {
+    return parse(Expr)->getLayout().Cost;
+  }
 };
 
 TEST_F(CostModelTest, ConstructorCostsFollowTheDocumentedFormula) {
@@ -52,8 +54,10 @@ TEST_F(CostModelTest, ConstructorCostsFollowTheDocumentedFormula) {
 TEST_F(CostModelTest, NodeCostsAreTheirCallsPlusTheirOperands) {
   EXPECT_EQ(cost("MPI_DOUBLE"), 0u);
   EXPECT_EQ(cost("contiguous(count=4, oldtype=MPI_INT)"), 3u);
-  EXPECT_EQ(cost("vector(count=3, blocklength=1, stride=2, oldtype=MPI_INT)"), 5u);
-  EXPECT_EQ(cost("hvector(count=3, blocklength=1, stride=8, oldtype=MPI_INT)"), 5u);
+  EXPECT_EQ(cost("vector(count=3, blocklength=1, stride=2, oldtype=MPI_INT)"),
+            5u);
+  EXPECT_EQ(cost("hvector(count=3, blocklength=1, stride=8, oldtype=MPI_INT)"),
+            5u);
   EXPECT_EQ(cost("indexed(blocklengths=[1, 2, 1], displacements=[0, 4, 9], "
                  "oldtype=MPI_INT)"),
             8u);
@@ -130,12 +134,13 @@ TEST_F(CostModelTest, CostTiesGoToTheSimplerKind) {
   EXPECT_FALSE(V->isCheaperOrSimplerThan(V));
 
   // A struct of one entry and the hindexed of it: 4 + 5 both.
-  const Type *S = parse(std::string("struct(blocklengths=[2], displacements=[8], "
-                                    "types=[") +
-                        "vector(count=3, blocklength=1, stride=2, oldtype=MPI_INT)])");
-  const Type *HI =
-      parse("hindexed(blocklengths=[2], displacements=[8], oldtype=vector(count=3, "
-            "blocklength=1, stride=2, oldtype=MPI_INT))");
+  const Type *S =
+      parse(std::string("struct(blocklengths=[2], displacements=[8], "
+                        "types=[") +
+            "vector(count=3, blocklength=1, stride=2, oldtype=MPI_INT)])");
+  const Type *HI = parse(
+      "hindexed(blocklengths=[2], displacements=[8], oldtype=vector(count=3, "
+      "blocklength=1, stride=2, oldtype=MPI_INT))");
   ASSERT_EQ(S->getLayout().Cost, HI->getLayout().Cost);
   EXPECT_TRUE(HI->isCheaperOrSimplerThan(S));
   EXPECT_FALSE(S->isCheaperOrSimplerThan(HI));
@@ -149,10 +154,10 @@ TEST_F(CostModelTest, CostTiesGoToTheSimplerKind) {
 
 TEST_F(CostModelTest, KindRanksAreStrictlyIncreasingFromPredefinedToDup) {
   const TypeKind Order[] = {
-      TypeKind::Predefined,   TypeKind::Contiguous,    TypeKind::Vector,
-      TypeKind::HVector,      TypeKind::IndexedBlock,  TypeKind::HIndexedBlock,
-      TypeKind::Indexed,      TypeKind::HIndexed,      TypeKind::Struct,
-      TypeKind::Resized,      TypeKind::Subarray,      TypeKind::Darray,
+      TypeKind::Predefined, TypeKind::Contiguous,   TypeKind::Vector,
+      TypeKind::HVector,    TypeKind::IndexedBlock, TypeKind::HIndexedBlock,
+      TypeKind::Indexed,    TypeKind::HIndexed,     TypeKind::Struct,
+      TypeKind::Resized,    TypeKind::Subarray,     TypeKind::Darray,
       TypeKind::Dup};
   for (size_t I = 1; I < std::size(Order); ++I)
     EXPECT_LT(getKindRank(Order[I - 1]), getKindRank(Order[I]))

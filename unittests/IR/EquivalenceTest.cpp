@@ -48,7 +48,8 @@ TEST_F(EquivalenceTest, ReportsTheFirstDifference) {
   const Type *Y = *Ctx.getResized(0, 16, *Ctx.getIndexedBlock(1, B, Int));
   EquivalenceResult R = checkEquivalent(X, Y);
   EXPECT_FALSE(R.Equivalent);
-  EXPECT_EQ(R.Difference, "run 1: MPI_INT at 8 (4 bytes) vs MPI_INT at 12 (4 bytes)");
+  EXPECT_EQ(R.Difference,
+            "run 1: MPI_INT at 8 (4 bytes) vs MPI_INT at 12 (4 bytes)");
   // Same bytes, different signature.
   const Type *F = *Ctx.getContiguous(2, Ctx.getPredefined(PredefinedId::Float));
   EXPECT_FALSE(checkEquivalent(F, TwoInt).Equivalent);

@@ -53,7 +53,8 @@ TEST(FingerprintTest, PinnedValues) {
   // against an independent transcription of the algorithm described in
   // TypeContext.cpp.
   TypeContext Ctx;
-  const Fingerprint &Int = Ctx.getPredefined(PredefinedId::Int)->getFingerprint();
+  const Fingerprint &Int =
+      Ctx.getPredefined(PredefinedId::Int)->getFingerprint();
   EXPECT_EQ(Int.Hi, 0x76156959ff917c2cull);
   EXPECT_EQ(Int.Lo, 0x2105a0611e3c4f37ull);
   const Fingerprint &Vec = pinnedVector(Ctx)->getFingerprint();
@@ -143,10 +144,10 @@ TEST(FingerprintTest, EveryArgumentCounts) {
   // The same integers split differently between the lists of the
   // indexed_block (blocklength, displacements) and the indexed.
   int64_t Flat[] = {1, 2, 0, 8};
-  EXPECT_NE(ok(Ctx.getIndexedBlock(1, std::span(Flat + 1, 3), Int))
-                ->getFingerprint(),
-            ok(Ctx.getHIndexedBlock(1, std::span(Flat + 1, 3), Int))
-                ->getFingerprint());
+  EXPECT_NE(
+      ok(Ctx.getIndexedBlock(1, std::span(Flat + 1, 3), Int))->getFingerprint(),
+      ok(Ctx.getHIndexedBlock(1, std::span(Flat + 1, 3), Int))
+          ->getFingerprint());
 
   // Operands: order and identity.
   int64_t SBl[] = {1, 1}, SDisp[] = {0, 8};

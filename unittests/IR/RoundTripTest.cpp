@@ -5,11 +5,11 @@
 // agreement on the same random types.
 //
 //===----------------------------------------------------------------------===//
-#include "ddtc/Reader/FormatReader.h"
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/IR/Verifier.h"
+#include "ddtc/Reader/FormatReader.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include <gtest/gtest.h>
@@ -79,7 +79,8 @@ TEST(RoundTripTest, WalkerAgreesWithBlockSummaryOnRandomTypes) {
     TypemapWalker Typed(T, 1, WalkMode::Typed);
     uint64_t Entries = 0;
     while (Typed.next(R))
-      Entries += static_cast<uint64_t>(R.Length) / getPredefinedInfo(R.Basic).Size;
+      Entries +=
+          static_cast<uint64_t>(R.Length) / getPredefinedInfo(R.Basic).Size;
     EXPECT_EQ(Entries, L.Elements) << printType(T);
   }
 }

@@ -6,8 +6,8 @@
 // The context itself never makes such nodes; the other tests show that.
 //
 //===----------------------------------------------------------------------===//
-#include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/Verifier.h"
+#include "ddtc/IR/TypeContext.h"
 
 #include <gtest/gtest.h>
 
@@ -41,8 +41,7 @@ protected:
   }
   const Type *withLayout(const Type *Good, TypeLayout L) {
     return variant(Good, {Good->getInts().begin(), Good->getInts().end()},
-                   {Good->getOperands().begin(), Good->getOperands().end()},
-                   L);
+                   {Good->getOperands().begin(), Good->getOperands().end()}, L);
   }
   /// The verifier's message for T (empty if it passes).
   std::string message(const Type *T) {
@@ -61,8 +60,8 @@ TEST_F(VerifierTest, ValidNodesPass) {
 
 TEST_F(VerifierTest, Shape) {
   const Type *V = valid(Ctx.getVector(3, 2, 5, Int));
-  EXPECT_NE(message(variant(V, {3, 2}, {Int})).find(
-                "integer arguments do not match the kind"),
+  EXPECT_NE(message(variant(V, {3, 2}, {Int}))
+                .find("integer arguments do not match the kind"),
             std::string::npos);
   EXPECT_NE(message(variant(V, {3, 2, 5}, {Int, Int}))
                 .find("wrong number of type operands"),
@@ -81,10 +80,9 @@ TEST_F(VerifierTest, Domains) {
   const Type *C = valid(Ctx.getContiguous(2, Int));
   EXPECT_NE(message(variant(C, {-2}, {Int})).find("field 'count' out of range"),
             std::string::npos);
-  const Type *A = valid(Ctx.getSubarray(std::vector<int64_t>{4, 4},
-                                        std::vector<int64_t>{2, 2},
-                                        std::vector<int64_t>{1, 1},
-                                        ArrayOrder::C, Int));
+  const Type *A = valid(
+      Ctx.getSubarray(std::vector<int64_t>{4, 4}, std::vector<int64_t>{2, 2},
+                      std::vector<int64_t>{1, 1}, ArrayOrder::C, Int));
   std::vector<int64_t> Ints(A->getInts().begin(), A->getInts().end());
   Ints[0] = 7; // the order
   EXPECT_NE(message(variant(A, Ints, {Int})).find("field 'order' out of range"),
@@ -92,22 +90,21 @@ TEST_F(VerifierTest, Domains) {
 }
 
 TEST_F(VerifierTest, Expansion) {
-  const Type *A = valid(Ctx.getSubarray(std::vector<int64_t>{4},
-                                        std::vector<int64_t>{2},
-                                        std::vector<int64_t>{1}, ArrayOrder::C,
-                                        Int));
+  const Type *A =
+      valid(Ctx.getSubarray(std::vector<int64_t>{4}, std::vector<int64_t>{2},
+                            std::vector<int64_t>{1}, ArrayOrder::C, Int));
   std::vector<int64_t> Ints(A->getInts().begin(), A->getInts().end());
-  EXPECT_NE(message(Ctx.createUncheckedForTesting(
-                        TypeKind::Subarray, Ints, {Int}, nullptr,
-                        A->getLayout()))
-                .find("missing expansion"),
-            std::string::npos);
+  EXPECT_NE(
+      message(Ctx.createUncheckedForTesting(TypeKind::Subarray, Ints, {Int},
+                                            nullptr, A->getLayout()))
+          .find("missing expansion"),
+      std::string::npos);
   const Type *C = valid(Ctx.getContiguous(2, Int));
-  EXPECT_NE(message(Ctx.createUncheckedForTesting(TypeKind::Contiguous, {2},
-                                                  {Int}, A->getExpansion(),
-                                                  C->getLayout()))
-                .find("unexpected expansion"),
-            std::string::npos);
+  EXPECT_NE(
+      message(Ctx.createUncheckedForTesting(TypeKind::Contiguous, {2}, {Int},
+                                            A->getExpansion(), C->getLayout()))
+          .find("unexpected expansion"),
+      std::string::npos);
 }
 
 TEST_F(VerifierTest, Depth) {
@@ -123,8 +120,8 @@ TEST_F(VerifierTest, Depth) {
   Top.Depth = MaxTypeDepth + 1;
   Top.Cost = Deep.Cost + 2; // dup: 1 + one operand
   Top.Identity = Operand;
-  const Type *Dup = Ctx.createUncheckedForTesting(TypeKind::Dup, {},
-                                                  {Operand}, nullptr, Top);
+  const Type *Dup =
+      Ctx.createUncheckedForTesting(TypeKind::Dup, {}, {Operand}, nullptr, Top);
   EXPECT_NE(message(Dup).find("wrong depth"), std::string::npos)
       << message(Dup);
 }
@@ -149,8 +146,8 @@ TEST_F(VerifierTest, InconsistentLayouts) {
   TypeLayout L = Int->getLayout();
   L.Blocks = BlockSummary();
   const Type *Bad = Ctx.createUncheckedForTesting(
-      TypeKind::Predefined,
-      {static_cast<int64_t>(PredefinedId::Int)}, {}, nullptr, L);
+      TypeKind::Predefined, {static_cast<int64_t>(PredefinedId::Int)}, {},
+      nullptr, L);
   TypeLayout D = L;
   D.Depth = 1;
   D.Cost = 2; // dup's own cost: 1 + one operand

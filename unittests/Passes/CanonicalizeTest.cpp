@@ -5,10 +5,10 @@
 // MPICH oracle confirms a sample in test/MPI) and never costlier.
 //
 //===----------------------------------------------------------------------===//
+#include "ddtc/Passes/Canonicalize.h"
 #include "ddtc/IR/Equivalence.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/Verifier.h"
-#include "ddtc/Passes/Canonicalize.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include <gtest/gtest.h>
@@ -28,8 +28,9 @@ TEST(CanonicalizeTest, RandomTypesStayEquivalentAndGetNoCostlier) {
     ASSERT_FALSE(verifyType(N)) << printType(T);
     for (uint64_t Count : {1, 3}) {
       EquivalenceResult R = checkEquivalent(T, N, Count);
-      ASSERT_TRUE(R.Equivalent) << R.Difference << "\n  input:  " << printType(T)
-                                << "\n  output: " << printType(N);
+      ASSERT_TRUE(R.Equivalent)
+          << R.Difference << "\n  input:  " << printType(T)
+          << "\n  output: " << printType(N);
     }
     EXPECT_LE(N->getLayout().Cost, T->getLayout().Cost) << printType(T);
     Changed += N != T;

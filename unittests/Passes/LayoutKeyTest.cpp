@@ -74,7 +74,8 @@ TEST_F(LayoutKeyTest, EquivalentDescriptionsShareTheKey) {
   LayoutKey B = key(ok(Ctx.getVector(3, 2, 5, Int)));
   const Type *Tile = ok(Ctx.getResized(0, 20, ok(Ctx.getContiguous(2, Int))));
   EXPECT_EQ(B, key(ok(Ctx.getResized(0, 48, ok(Ctx.getContiguous(3, Tile))))));
-  EXPECT_EQ(B, key(ok(Ctx.getHVector(3, 1, 20, ok(Ctx.getContiguous(2, Int))))));
+  EXPECT_EQ(B,
+            key(ok(Ctx.getHVector(3, 1, 20, ok(Ctx.getContiguous(2, Int))))));
   int64_t Two[] = {2, 2, 2}, At[] = {0, 5, 10};
   EXPECT_EQ(B, key(ok(Ctx.getIndexed(Two, At, Int))));
   EXPECT_NE(V.Print, B.Print);
@@ -107,9 +108,10 @@ TEST_F(LayoutKeyTest, NonEquivalentTypesDiffer) {
   LayoutKey K = key(T);
   // Another extent, another basic type, another displacement.
   EXPECT_NE(K.Print, key(ok(Ctx.getResized(0, 64, T))).Print);
-  EXPECT_NE(K.Print, key(ok(Ctx.getVector(4, 1, 2,
-                                          Ctx.getPredefined(PredefinedId::Float))))
-                         .Print);
+  EXPECT_NE(
+      K.Print,
+      key(ok(Ctx.getVector(4, 1, 2, Ctx.getPredefined(PredefinedId::Float))))
+          .Print);
   int64_t Disps[] = {0, 2, 4, 7};
   EXPECT_NE(K.Print, key(ok(Ctx.getIndexedBlock(1, Disps, Int))).Print);
   // The lb relative to the data counts: resized moves the bounds, not the
@@ -122,8 +124,8 @@ TEST_F(LayoutKeyTest, NoKeyWithoutData) {
   EXPECT_FALSE(computeLayoutKey(N, Ctx, ok(Ctx.getContiguous(0, Int))));
   int64_t None[] = {0};
   EXPECT_FALSE(computeLayoutKey(N, Ctx, ok(Ctx.getIndexed(None, None, Int))));
-  EXPECT_FALSE(
-      computeLayoutKey(N, Ctx, ok(Ctx.getResized(0, 16, ok(Ctx.getContiguous(0, Int))))));
+  EXPECT_FALSE(computeLayoutKey(
+      N, Ctx, ok(Ctx.getResized(0, 16, ok(Ctx.getContiguous(0, Int))))));
 }
 
 TEST_F(LayoutKeyTest, NoKeyWhenTheTranslationOverflows) {

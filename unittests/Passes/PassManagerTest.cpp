@@ -7,8 +7,8 @@
 // change is not checked.
 //
 //===----------------------------------------------------------------------===//
-#include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Passes/PassManager.h"
+#include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include <gtest/gtest.h>

@@ -71,8 +71,9 @@ TEST(ReconstructTest, RandomTypesNormalizeEquivalentCheaperAndUnique) {
     ASSERT_FALSE(verifyType(F)) << printType(T);
     for (uint64_t Count : {1, 3}) {
       EquivalenceResult R = checkEquivalent(T, F, Count);
-      ASSERT_TRUE(R.Equivalent) << R.Difference << "\n  input:  " << printType(T)
-                                << "\n  output: " << printType(F);
+      ASSERT_TRUE(R.Equivalent)
+          << R.Difference << "\n  input:  " << printType(T)
+          << "\n  output: " << printType(F);
     }
     // Never costlier in the cost model (size plus copy pieces).
     const TypeLayout &LF = F->getLayout(), &LT = T->getLayout();
@@ -118,8 +119,9 @@ TEST(ReconstructTest, MessageFormDescribesCountInstances) {
       ASSERT_TRUE(Whole);
       EquivalenceResult R =
           checkEquivalent(*Whole, *M, 1, /*CheckBounds=*/false);
-      ASSERT_TRUE(R.Equivalent) << R.Difference << "\n  input: " << printType(T)
-                                << " x" << Count << "\n  message: " << printType(*M);
+      ASSERT_TRUE(R.Equivalent)
+          << R.Difference << "\n  input: " << printType(T) << " x" << Count
+          << "\n  message: " << printType(*M);
     }
   }
 }

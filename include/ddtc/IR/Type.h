@@ -131,11 +131,11 @@ struct TypeLayout {
   int64_t Ub = 0;     ///< upper bound; extent = Ub - Lb
   int64_t TrueLb = 0; ///< MPI_Type_get_true_extent
   int64_t TrueUb = 0;
-  int64_t Align = 0;  ///< MPICH's alignsize: pads the extent of a struct
+  int64_t Align = 0;     ///< MPICH's alignsize: pads the extent of a struct
   uint64_t Elements = 0; ///< typemap entries of basic types
   BlockSummary Blocks;
-  unsigned Depth = 0;  ///< constructor nesting; predefined types are 0
-  uint64_t Cost = 0;   ///< description cost (saturating), docs/normalization.md
+  unsigned Depth = 0; ///< constructor nesting; predefined types are 0
+  uint64_t Cost = 0;  ///< description cost (saturating), docs/normalization.md
   /// Copy operations a pack engine performs for one instance when it
   /// copies a block of a dense oldtype at once and descends otherwise (as
   /// TypemapWalker does before merging runs); saturating. Never below
@@ -263,9 +263,8 @@ protected:
         Print(Print) {
     const KindSpec &S = getKindSpec(Kind);
     NumScalars = S.NumScalars;
-    ListLength = S.NumLists == 0
-                     ? 0
-                     : (this->Ints.size() - S.NumScalars) / S.NumLists;
+    ListLength =
+        S.NumLists == 0 ? 0 : (this->Ints.size() - S.NumScalars) / S.NumLists;
   }
 
 private:
