@@ -17,7 +17,6 @@
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Passes/PassManager.h"
-#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Support/Text.h"
 
 #include <nlohmann/json.hpp>
@@ -177,10 +176,8 @@ std::string jsonReport(Module &M, const std::string &Path,
 int runAnalyze(const AnalyzeOptions &Options) {
   TypeContext Ctx;
   Module M(Ctx);
-  if (Error E = readAnyDescriptionFile(Options.InputPath, M)) {
-    reportError(E.message());
+  if (!readInput(Options.InputPath, M))
     return ExitBadInput;
-  }
   Expected<EngineCosts> Costs = findEngineCosts(Options.Engine);
   if (!Costs) {
     reportError(Costs.takeError().message());

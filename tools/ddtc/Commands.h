@@ -9,6 +9,7 @@
 
 #include "ddtc/Analysis/Risks.h"
 #include "ddtc/Engine/MPIForm.h"
+#include "ddtc/IR/Module.h"
 #include "ddtc/Passes/PassManager.h"
 #include "ddtc/Source/SourceExtractor.h"
 
@@ -144,6 +145,11 @@ int runCompanion(const CompanionOptions &Options);
 
 /// Prints "error: MESSAGE" on stderr.
 void reportError(const std::string &Message);
+
+/// Reads the description file at Path (format v1, or textual IR for .ddt)
+/// into M; on failure reports the error and returns false, and the command
+/// exits with ExitBadInput.
+bool readInput(const std::string &Path, Module &M);
 
 } // namespace ddtc
 

@@ -17,7 +17,6 @@
 #include "ddtc/Passes/LayoutKey.h"
 #include "ddtc/Passes/PassManager.h"
 #include "ddtc/Passes/PassRegistry.h"
-#include "ddtc/Reader/ReadFile.h"
 
 namespace ddtc {
 
@@ -68,10 +67,8 @@ int runEmit(const EmitOptions &Options) {
 
   TypeContext Ctx;
   Module M(Ctx);
-  if (Error E = readAnyDescriptionFile(Options.InputPath, M)) {
-    reportError(E.message());
+  if (!readInput(Options.InputPath, M))
     return ExitBadInput;
-  }
 
   addBottomMembers(M);
 

@@ -16,7 +16,6 @@
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Passes/PassManager.h"
 #include "ddtc/Passes/PassRegistry.h"
-#include "ddtc/Reader/ReadFile.h"
 
 #include <cstdio>
 
@@ -76,10 +75,8 @@ int runNormalize(const NormalizeOptions &Options) {
 
   TypeContext Ctx;
   Module M(Ctx);
-  if (Error E = readAnyDescriptionFile(Options.InputPath, M)) {
-    reportError(E.message());
+  if (!readInput(Options.InputPath, M))
     return ExitBadInput;
-  }
 
   PassManager PM;
   PM.add(std::move(*Pipeline));

@@ -11,7 +11,6 @@
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
-#include "ddtc/Reader/ReadFile.h"
 
 #include <cstdio>
 
@@ -20,10 +19,8 @@ namespace ddtc {
 int runPrint(const PrintOptions &Options) {
   TypeContext Ctx;
   Module M(Ctx);
-  if (Error E = readAnyDescriptionFile(Options.InputPath, M)) {
-    reportError(E.message());
+  if (!readInput(Options.InputPath, M))
     return ExitBadInput;
-  }
 
   std::string Text = printModule(M);
   Module Reparsed(Ctx);

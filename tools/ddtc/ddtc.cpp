@@ -8,6 +8,7 @@
 #include "LargeStack.h"
 
 #include "ddtc/Passes/PassRegistry.h"
+#include "ddtc/Reader/ReadFile.h"
 
 #include <CLI/CLI.hpp>
 
@@ -19,6 +20,14 @@
 namespace ddtc {
 void reportError(const std::string &Message) {
   std::fprintf(stderr, "error: %s\n", Message.c_str());
+}
+
+bool readInput(const std::string &Path, Module &M) {
+  if (Error E = readAnyDescriptionFile(Path, M)) {
+    reportError(E.message());
+    return false;
+  }
+  return true;
 }
 } // namespace ddtc
 
