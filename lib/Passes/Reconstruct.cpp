@@ -293,8 +293,6 @@ Expected<const Type *> PlanBuilder::buildTiled(const Plan &P, int64_t Shift,
   return Ctx.getContiguous(int64_t(P.Reps), *Tile);
 }
 
-/// The cost model's order: copy operations first, then description size.
-
 } // namespace
 
 const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
