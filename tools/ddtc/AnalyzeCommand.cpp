@@ -28,8 +28,8 @@
 namespace ddtc {
 
 Assessment assessType(TypeContext &Ctx, Normalizer &N, YaksaModel &Model,
-                      const EngineCosts &Costs, const Type *Given) {
-  const Type *Normal = N.normalize(Given);
+                      const EngineCosts &Costs, const Type *Given,
+                      const Type *Normal) {
   std::string Text = printType(Normal);
   MPIForm Form =
       chooseMPIForm(Given, getFormCandidates(Ctx, N, Given), Model, Costs);
@@ -68,11 +68,10 @@ assess(Module &M, const EngineCosts &Costs,
   YaksaModel Model;
   std::vector<Assessment> Out;
   for (const NamedType &NT : M.types()) {
-    // assessType normalizes again: the normalizer's memo returns this.
     Expected<const Type *> Normal = N.normalizeChecked(NT.T, NT.Name, Partial);
     if (!Normal)
       return Normal.takeError();
-    Out.push_back(assessType(M.getContext(), N, Model, Costs, NT.T));
+    Out.push_back(assessType(M.getContext(), N, Model, Costs, NT.T, *Normal));
   }
   return Out;
 }

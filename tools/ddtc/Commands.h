@@ -53,8 +53,11 @@ struct Assessment {
   std::vector<Risk> Risks;
   std::string MPIForm, GivenPath, FormPath;
 };
+/// The report on Given, whose normal form Normal was computed and checked
+/// by the caller (Normalizer::normalizeChecked).
 Assessment assessType(TypeContext &Ctx, Normalizer &N, YaksaModel &Model,
-                      const EngineCosts &Costs, const Type *Given);
+                      const EngineCosts &Costs, const Type *Given,
+                      const Type *Normal);
 
 struct PrintOptions {
   std::string InputPath;

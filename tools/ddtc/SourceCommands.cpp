@@ -161,7 +161,7 @@ int runAnalyzeSource(const AnalyzeOptions &Options) {
       reportError(X.Where.str() + ": " + Normal.takeError().message());
       return ExitBadInput;
     }
-    Assessment A = assessType(S.Ctx, S.Norm, S.Model, *S.Costs, X.T);
+    Assessment A = assessType(S.Ctx, S.Norm, S.Model, *S.Costs, X.T, *Normal);
     for (const Risk &R : A.Risks) {
       printSourceDiagnostic(
           {SourceDiagnostic::Level::Warning, X.Where,
