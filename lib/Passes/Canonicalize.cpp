@@ -228,6 +228,27 @@ const Type *hvectorToVector(TypeContext &Ctx, const Type *T) {
                              V->getStride() / Extent, V->getOldType()));
 }
 
+/// hindexed / hindexed_block whose byte displacements are all whole
+/// numbers of oldtype extents -> indexed / indexed_block: the same cost,
+/// a simpler kind, and so one spelling of the list whichever units the
+/// description used.
+const Type *elementDisplacements(TypeContext &Ctx, const Type *T) {
+  bool Indexed = T->getKind() == TypeKind::HIndexed;
+  if (!Indexed && T->getKind() != TypeKind::HIndexedBlock)
+    return nullptr;
+  int64_t Extent = T->getOldType()->extent();
+  std::span<const int64_t> D = T->getList(Indexed ? 1 : 0);
+  if (Extent <= 0 ||
+      !std::all_of(D.begin(), D.end(), [&](int64_t X) { return X % Extent == 0; }))
+    return nullptr;
+  std::vector<int64_t> Elements;
+  for (int64_t X : D)
+    Elements.push_back(X / Extent);
+  return value(Indexed ? Ctx.getIndexed(T->getList(0), Elements, T->getOldType())
+                       : Ctx.getIndexedBlock(T->getScalar(0), Elements,
+                                             T->getOldType()));
+}
+
 /// struct whose entries all have one type -> hindexed
 const Type *structToHIndexed(TypeContext &Ctx, const Type *T) {
   auto *S = dyn_cast<StructType>(T);
