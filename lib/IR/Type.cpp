@@ -158,6 +158,34 @@ int64_t VectorType::getByteStride() const {
   return getStride() * getOldType()->extent();
 }
 
+std::strong_ordering compareTypes(const Type *A, const Type *B) {
+  if (A == B)
+    return std::strong_ordering::equal;
+  const TypeLayout &LA = A->getLayout(), &LB = B->getLayout();
+  auto Cost = std::tuple(LA.totalCost(), LA.Pieces, LA.Cost,
+                         getKindRank(A->getKind())) <=>
+              std::tuple(LB.totalCost(), LB.Pieces, LB.Cost,
+                         getKindRank(B->getKind()));
+  if (Cost != 0)
+    return Cost;
+  // Predefined types by name: their enum positions are not part of any
+  // contract.
+  if (auto *PA = dyn_cast<PredefinedType>(A))
+    return PA->getName() <=> cast<PredefinedType>(B)->getName();
+  std::span<const int64_t> IA = A->getInts(), IB = B->getInts();
+  auto Ints = std::lexicographical_compare_three_way(IA.begin(), IA.end(),
+                                                     IB.begin(), IB.end());
+  if (Ints != 0)
+    return Ints;
+  std::span<const Type *const> OA = A->getOperands(), OB = B->getOperands();
+  for (size_t I = 0; I < std::min(OA.size(), OB.size()); ++I)
+    if (auto C = compareTypes(OA[I], OB[I]); C != 0)
+      return C;
+  return OA.size() <=> OB.size();
+}
+
+bool Type::precedes(const Type *O) const { return compareTypes(this, O) < 0; }
+
 uint64_t distinctDescriptionSize(const Type *T) {
   std::unordered_set<const Type *> Seen{T};
   std::vector<const Type *> Work{T};

@@ -141,23 +141,38 @@ const Type *absorbContiguousChild(TypeContext &Ctx, const Type *T) {
   return value(Ctx.get(T->getKind(), std::move(Ints), {Elem}));
 }
 
-/// Consecutive blocks of (h)indexed and struct that touch become one.
+/// Consecutive blocks of (h)indexed, (h)indexed_block and struct that
+/// touch become one; an indexed_block whose blocks merge becomes an
+/// indexed (the driver keeps it only if that is cheaper or simpler).
 const Type *mergeAdjacentBlocks(TypeContext &Ctx, const Type *T) {
-  if (!isa<IndexedType>(T) && !isa<StructType>(T))
+  if (!isa<IndexedType>(T) && !isa<IndexedBlockType>(T) && !isa<StructType>(T))
     return nullptr;
   bool Struct = isa<StructType>(T);
-  bool Bytes = T->getKind() != TypeKind::Indexed;
-  std::span<const int64_t> Bl = T->getList(0), Disp = T->getList(1);
+  bool Block = isa<IndexedBlockType>(T);
+  bool Bytes = T->getKind() != TypeKind::Indexed &&
+               T->getKind() != TypeKind::IndexedBlock;
+  std::span<const int64_t> Disp = T->getList(Block ? 0 : 1);
+  std::vector<int64_t> Bl = Block ? std::vector<int64_t>(Disp.size(),
+                                                         T->getScalar(0))
+                                  : toVector(T->getList(0));
   std::vector<int64_t> NewBl, NewDisp;
   std::vector<const Type *> NewTypes;
   for (size_t I = 0; I < Bl.size(); ++I) {
     const Type *Op = T->getOperands()[Struct ? I : 0];
-    if (!NewBl.empty() && (!Struct || NewTypes.back() == Op)) {
-      int64_t Unit = Bytes ? Op->extent() : 1;
-      std::optional<int64_t> Span = checkedMul(NewBl.back(), Unit);
+    int64_t Extent = Op->extent();
+    if (!NewBl.empty() && (!Struct || NewTypes.back() == Op) && Extent >= 0) {
+      // Where the last block ends and this one starts, in bytes (element
+      // displacements of an oldtype of extent 0 all sit at 0).
+      std::optional<int64_t> Span = checkedMul(NewBl.back(), Extent);
       std::optional<int64_t> End =
-          Span ? checkedAdd(NewDisp.back(), *Span) : std::nullopt;
-      if (End && *End == Disp[I] && Op->extent() > 0) {
+          Span ? checkedAdd(Bytes ? NewDisp.back()
+                                  : checkedMul(NewDisp.back(), Extent)
+                                        .value_or(INT64_MAX),
+                            *Span)
+               : std::nullopt;
+      std::optional<int64_t> Start =
+          Bytes ? std::optional<int64_t>(Disp[I]) : checkedMul(Disp[I], Extent);
+      if (End && Start && *End == *Start && Bl[I] > 0 && NewBl.back() > 0) {
         NewBl.back() += Bl[I];
         continue;
       }
@@ -168,10 +183,13 @@ const Type *mergeAdjacentBlocks(TypeContext &Ctx, const Type *T) {
   }
   if (NewBl.size() == Bl.size())
     return nullptr;
-  std::vector<int64_t> Ints = NewBl;
-  Ints.insert(Ints.end(), NewDisp.begin(), NewDisp.end());
   if (!Struct)
     NewTypes.resize(1);
+  if (Block)
+    return value(Bytes ? Ctx.getHIndexed(NewBl, NewDisp, NewTypes[0])
+                       : Ctx.getIndexed(NewBl, NewDisp, NewTypes[0]));
+  std::vector<int64_t> Ints = NewBl;
+  Ints.insert(Ints.end(), NewDisp.begin(), NewDisp.end());
   return value(Ctx.get(T->getKind(), std::move(Ints), std::move(NewTypes)));
 }
 
@@ -231,13 +249,25 @@ const Type *hvectorToVector(TypeContext &Ctx, const Type *T) {
 /// hindexed / hindexed_block whose byte displacements are all whole
 /// numbers of oldtype extents -> indexed / indexed_block: the same cost,
 /// a simpler kind, and so one spelling of the list whichever units the
-/// description used.
+/// description used. In elements of an oldtype of extent 0 -> all 0.
 const Type *elementDisplacements(TypeContext &Ctx, const Type *T) {
-  bool Indexed = T->getKind() == TypeKind::HIndexed;
-  if (!Indexed && T->getKind() != TypeKind::HIndexedBlock)
+  bool Indexed = isa<IndexedType>(T);
+  if (!Indexed && !isa<IndexedBlockType>(T))
     return nullptr;
   int64_t Extent = T->getOldType()->extent();
   std::span<const int64_t> D = T->getList(Indexed ? 1 : 0);
+  // In element units of an oldtype of extent 0 every displacement is 0
+  // bytes: spell it so, which lets the copies merge.
+  if (T->getKind() == TypeKind::Indexed ||
+      T->getKind() == TypeKind::IndexedBlock) {
+    if (Extent != 0 ||
+        std::all_of(D.begin(), D.end(), [](int64_t X) { return X == 0; }))
+      return nullptr;
+    std::vector<int64_t> Zeros(D.size(), 0);
+    return value(Indexed ? Ctx.getIndexed(T->getList(0), Zeros, T->getOldType())
+                         : Ctx.getIndexedBlock(T->getScalar(0), Zeros,
+                                               T->getOldType()));
+  }
   if (Extent <= 0 ||
       !std::all_of(D.begin(), D.end(), [&](int64_t X) { return X % Extent == 0; }))
     return nullptr;
@@ -320,6 +350,10 @@ const Type *Canonicalizer::canonicalize(const Type *T) {
   // Operands first (the parent is kept if they move its bounds).
   const Type *Current =
       Ctx.mapOperands(T, [this](const Type *Op) { return canonicalize(Op); });
+  // An operand that trades description for copies (merged blocks) can
+  // make a parent costlier whose copies do not count: one without data.
+  if (T->isCheaperThan(Current))
+    Current = T;
   const Type *Result = rewriteRoot(Current);
   InProgress.erase(T);
   Memo[T] = Result;
@@ -328,7 +362,12 @@ const Type *Canonicalizer::canonicalize(const Type *T) {
 
 const Type *Canonicalizer::rewriteRoot(const Type *T) {
   for (unsigned Round = 0; Round < MaxRootRewrites; ++Round) {
+    // Every pattern proposes; the first in the total order wins, so the
+    // result does not depend on which rewrite a description allows first
+    // (an index list of touching equal blocks can merge its blocks or
+    // become an indexed_block: the better of the two, not the first).
     const Type *Next = nullptr;
+    std::string_view NextPattern;
     for (const RewritePattern &P : Patterns) {
       const Type *Candidate = P.Rewrite(Ctx, T);
       if (!Candidate || Candidate == T || !Candidate->hasSameBounds(T))
@@ -338,16 +377,16 @@ const Type *Canonicalizer::rewriteRoot(const Type *T) {
       // its own canonical form.
       const Type *Final = canonicalize(Candidate);
       if (Final != Candidate && Final->hasSameBounds(T) &&
-          Final->isCheaperOrSimplerThan(Candidate))
+          Final->precedes(Candidate))
         Candidate = Final;
-      if (!Candidate->isCheaperOrSimplerThan(T))
+      if (!Candidate->precedes(T) || (Next && !Candidate->precedes(Next)))
         continue;
-      ++Stats[P.Name];
       Next = Candidate;
-      break;
+      NextPattern = P.Name;
     }
     if (!Next)
       return T;
+    ++Stats[NextPattern];
     T = Next;
   }
   return T;

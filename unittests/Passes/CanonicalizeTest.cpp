@@ -32,7 +32,9 @@ TEST(CanonicalizeTest, RandomTypesStayEquivalentAndGetNoCostlier) {
           << R.Difference << "\n  input:  " << printType(T)
           << "\n  output: " << printType(N);
     }
-    EXPECT_LE(N->getLayout().Cost, T->getLayout().Cost) << printType(T);
+    // Never costlier in the cost model (merging touching blocks of an
+    // indexed_block lengthens the description and saves copies).
+    EXPECT_FALSE(T->isCheaperThan(N)) << printType(T);
     Changed += N != T;
     // Canonical forms are fixpoints.
     EXPECT_EQ(C.canonicalize(N), N) << printType(N);

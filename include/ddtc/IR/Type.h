@@ -195,6 +195,15 @@ struct Fingerprint {
 //===----------------------------------------------------------------------===//
 
 class TypeContext;
+class Type;
+
+/// The total order on descriptions that makes choices between them
+/// independent of how a type was written (docs/normalization.md): the cost
+/// model (total cost, then pieces, then description size), then the kind
+/// rank (getKindRank), then the integer arguments in order, compared
+/// lexicographically (a shorter list first), then the operands in order,
+/// by this same order. Equal only for the same node.
+std::strong_ordering compareTypes(const Type *A, const Type *B);
 
 class Type {
 public:
@@ -255,6 +264,9 @@ public:
       return isCheaperThan(O);
     return getKindRank(Kind) < getKindRank(O->Kind);
   }
+  /// The total order of descriptions (compareTypes) says this one comes
+  /// first: the cheaper, or of equal cost the simpler.
+  bool precedes(const Type *O) const;
 
 protected:
   Type(TypeKind Kind, std::vector<int64_t> Ints,
