@@ -341,7 +341,7 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
           !__builtin_mul_overflow(int64_t(P.Reps), P.Stride, &Whole) &&
           Whole == T->extent()) {
         Expected<const Type *> Tiled = Builder.buildTiled(P, Shift, T->lb());
-        if (Tiled && (*Tiled)->hasSameBounds(T) && (*Tiled)->isCheaperThan(*X))
+        if (Tiled && (*Tiled)->hasSameBounds(T) && (*Tiled)->precedes(*X))
           X = Tiled;
         else if (!Tiled)
           (void)Tiled.takeError();
@@ -352,7 +352,7 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
       continue;
     }
     // Predicted costs ignore struct padding: judge the built types.
-    if (!Best || (*X)->isCheaperThan(Best))
+    if (!Best || (*X)->precedes(Best))
       Best = *X;
   }
   return Best;
