@@ -311,6 +311,14 @@ const Type *mergeNestedVectors(TypeContext &Ctx, const Type *T) {
                        {Inner->getOldType()}));
 }
 
+/// subarray / darray -> the constructors MPI builds it from, which its
+/// cost already counts: kept when their canonical form is cheaper (or of
+/// equal cost and simpler), so that an array and the vectors that
+/// describe the same layout meet.
+const Type *expandArray(TypeContext &, const Type *T) {
+  return T->getExpansion();
+}
+
 constexpr RewritePattern Patterns[] = {
 #define DDTC_PATTERN(Function, Name) {Name, Function},
 #include "ddtc/Passes/CanonicalizePatterns.def"
