@@ -505,4 +505,81 @@ std::vector<Plan> planSegmentDP(std::span<const Block> Blocks,
   return SegmentDP(Blocks, L).solve(NeedsPlacement);
 }
 
+// The lower bound. Say position u (the step from block u to block u+1)
+// matches at lag q when it repeats position u-q: blocks u and u+1 have the
+// shapes of blocks u-q and u+1-q and lie the same distance apart. The
+// saving of a plan over n blocks is n + 3 - its cost, n + 3 being the cost
+// of an indexed_block over them (by getConstructorCost: hindexed_block(n)
+// n + 3, hindexed(n) 2n + 2, struct of P entries 3P + 1, vector 5,
+// contiguous 3; BlockPlan.h). Costs add up over the tree, a chunk counted once,
+// so the saving is the sum of one term per node:
+//
+//   index_block leaf                   0
+//   indexed leaf over m blocks         1 - m
+//   struct of P >= 2 pieces            2 - 2 (single pieces) - 6 (others)
+//   arith over m blocks                m - 2
+//   repeat, r copies of q blocks       (r-1)q - 5
+//   contig                             (r-1)q - 3
+//   vector_bl, r copies of b subs of p (r-1)q - 1 + (b-1)p - 1 - 3
+//   index_chunk, R copies of q blocks  (R-1)(q-1) - 4
+//     made of b subs of p blocks       (R-1)(q-1) + (b-1)p - 1 - 3
+//   indexed_chunk in k runs            (R-1)(q-1) + R - 2k - 3
+//
+// (q >= 2 and p >= 2: the table repeats chunks of at least two blocks.)
+// Every positive term is paid for by matching positions the node's copies
+// reproduce, after its first chunk (or first sub): an arith run over
+// [a, a+m) by the m - 2 positions [a+1, a+m-1), all matching at lag 1; a
+// repeat or contig of [a, a+rq) by the (r-1)q - 1 positions [a+q, a+rq-1),
+// all matching at lag q; a vector_bl by those and by the (b-1)p - 1
+// positions [a+p, a+q-1) matching at lag p inside the first chunk; an
+// index_chunk by the q - 1 positions inside each copy after the first,
+// matching at lag q, plus, with subs, the positions [a+p, a+q-1); an
+// indexed_chunk by those inside copies and the at least R - 2k positions
+// between two back-to-back copies that follow another such position.
+// So a node's term is at most its arith run's length, or else the sum,
+// over one or two "parts" -- positions matching at one lag q >= 2, no two
+// consecutive ones more than 2 apart -- of (part size - 1). Nodes claim
+// disjoint positions (a chunk's nodes lie in its first copy, struct pieces
+// do not overlap), a part lies within one cluster of the positions that
+// match at its lag (consecutive ones at most 2 apart), and every part in
+// a cluster takes at least 1 from its size. Hence
+//
+//   cost >= n + 3 - (positions matching at lag 1)
+//               - sum over q in [2, n/2] and clusters K at lag q of (|K|-1).
+//
+// In a random list matches at lag q >= 2 come alone (two within 2 steps at
+// one lag are rare), so the bound is within a few units of the leaf.
+uint64_t segmentDPLowerBound(std::span<const Block> Blocks) {
+  size_t N = Blocks.size();
+  assert(N >= 2);
+  std::vector<int64_t> Gap(N - 1);
+  for (size_t U = 0; U + 1 < N; ++U)
+    if (__builtin_sub_overflow(Blocks[U + 1].Offset, Blocks[U].Offset, &Gap[U]))
+      return 0; // an equal gap could not be told from an overflow
+  auto Matches = [&](size_t U, size_t Q) {
+    return Gap[U] == Gap[U - Q] && Blocks[U].sameShape(Blocks[U - Q]) &&
+           Blocks[U + 1].sameShape(Blocks[U + 1 - Q]);
+  };
+  uint64_t Saving = 0;
+  for (size_t U = 1; U + 1 < N; ++U)
+    Saving += Matches(U, 1);
+  for (size_t Q = 2; Q <= N / 2; ++Q) {
+    size_t Cluster = 0, Last = 0;
+    for (size_t U = Q; U + 1 < N; ++U) {
+      if (!Matches(U, Q))
+        continue;
+      if (Cluster && U - Last > 2) {
+        Saving += Cluster - 1;
+        Cluster = 0;
+      }
+      ++Cluster;
+      Last = U;
+    }
+    if (Cluster)
+      Saving += Cluster - 1;
+  }
+  uint64_t Leaf = indexBlockCost(N);
+  return Saving >= Leaf ? 0 : Leaf - Saving;
+}
+
 } // namespace ddtc::recon
