@@ -116,6 +116,13 @@ struct PlannerLimits {
 std::vector<Plan> planSegmentDP(std::span<const Block> Blocks,
                                 const PlannerLimits &L, bool NeedsPlacement);
 
+/// A lower bound on the predicted cost of every plan planSegmentDP returns
+/// for Blocks (2 <= Blocks.size() <= 65535) without placement, from the
+/// repetition in the list alone: O(n^2 / 2) comparisons, no table. The
+/// argument is at the definition (SegmentDP.cpp); a new candidate in the
+/// dynamic program must keep it true.
+uint64_t segmentDPLowerBound(std::span<const Block> Blocks);
+
 /// Candidate plans for any number of blocks, cheapest predicted first:
 /// sequences up to L.DPBlocks get the DP; longer ones Kalany-Traeff
 /// repetition by divisors, else lattice pieces.

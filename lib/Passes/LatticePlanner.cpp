@@ -195,6 +195,34 @@ Plan LargePlanner::pieces(size_t I, size_t J) {
     T = End;
   }
 
+  // One index list over everything wins ties. A sorted random list is cut
+  // into stretches of a hundred blocks or so, each worth a DP run, and
+  // when its blocks are all alike the struct loses to that list: if a
+  // lower bound on the struct's cost already reaches the list's, skip the
+  // pieces. Every term below is at most the cost the loop after it adds
+  // (exact for leaves and lattices, the DP's bound for the stretches it
+  // plans, 0 for longer pieces), so the returned plan is the same.
+  Plan Whole = leaf(I, J);
+  if (Whole.Kind != PlanKind::Struct) {
+    uint64_t Bound = StructBaseCost;
+    for (const Cut &C : Cuts) {
+      if (Bound >= Whole.Cost)
+        break;
+      size_t Len = C.To - C.From;
+      Bound += StructEntryCost;
+      if (Len == 1)
+        continue;
+      if (C.Merged && Len > L.DPBlocks)
+        Bound += leaf(C.From, C.To).Cost;
+      else if (!C.Merged && C.A >= 2 && Len <= L.DPBlocks)
+        Bound += lattice(C.From, C.A, C.Rows).Cost;
+      else if (Len <= L.DPBlocks)
+        Bound += segmentDPLowerBound(B.subspan(C.From, Len));
+    }
+    if (Bound >= Whole.Cost)
+      return Whole;
+  }
+
   Plan S;
   S.Kind = PlanKind::Struct;
   S.Begin = I;
@@ -211,7 +239,6 @@ Plan LargePlanner::pieces(size_t I, size_t J) {
     S.Cost += StructEntryCost + (Len == 1 ? 0 : Piece.Cost);
     S.Children.push_back(std::move(Piece));
   }
-  Plan Whole = leaf(I, J);
   if (Whole.Kind != PlanKind::Struct && Whole.Cost <= S.Cost)
     return Whole;
   return S;

@@ -132,9 +132,15 @@ private:
 
   std::span<const Block> B;
   size_t N, W;
-  std::vector<Cell> Table;
+  Cell *Table = nullptr;
   std::vector<std::vector<uint32_t>> Period, Chain, Breaks;
   std::vector<uint32_t> SameShape, SameBasic;
+  /// Ends[t]: the byte just past block t.
+  std::vector<int64_t> Ends;
+  /// The chunk lengths Q >= 2, longest first, of which at least two copies
+  /// follow each other from the row's block I (Chain[Q][I] >= 2): the only
+  /// ones bestFor can repeat, usually none in an irregular list.
+  std::vector<uint32_t> RowChain;
   /// RunBefore[j]: blocks of the arithmetic run (equal blocks, one stride)
   /// that ends just before block j.
   std::vector<uint32_t> RunBefore;
@@ -146,6 +152,9 @@ private:
 };
 
 void SegmentDP::computePeriods() {
+  Ends.resize(N);
+  for (size_t U = 0; U < N; ++U)
+    Ends[U] = B[U].Offset + B[U].Count * elementSize(B[U].Basic);
   Period.resize(N / 2 + 1);
   for (size_t Q = 1; Q <= N / 2; ++Q) {
     std::vector<uint32_t> &R = Period[Q];
@@ -163,7 +172,6 @@ void SegmentDP::computePeriods() {
       NextD = D;
     }
   }
-  computeBreaks();
   Chain.resize(N / 2 + 1);
   for (size_t Q = 1; Q <= N / 2; ++Q) {
     std::vector<uint32_t> &C = Chain[Q];
@@ -172,23 +180,26 @@ void SegmentDP::computePeriods() {
       if (T + 2 * Q <= N && Period[Q][T] >= Q)
         C[T] = C[T + Q] + 1;
   }
+  computeBreaks();
 }
 
 void SegmentDP::computeBreaks() {
   Breaks.resize(N / 2 + 1);
   std::vector<int64_t> Ext(N);
   for (size_t Q = 1; Q <= N / 2; ++Q) {
+    // Only chains of copies read Breaks[Q] (breaksIn); an irregular list
+    // has none at most lengths.
+    if (std::all_of(Chain[Q].begin(), Chain[Q].end(),
+                    [](uint32_t C) { return C < 2; }))
+      continue;
     // The natural extent of every window [t, t+Q): a sliding minimum of
     // offsets and maximum of ends (monotonic queues), O(N) per Q.
     std::deque<size_t> Lo, Hi;
-    auto End = [&](size_t U) {
-      return B[U].Offset + B[U].Count * elementSize(B[U].Basic);
-    };
     for (size_t U = 0; U < N; ++U) {
       while (!Lo.empty() && B[Lo.back()].Offset >= B[U].Offset)
         Lo.pop_back();
       Lo.push_back(U);
-      while (!Hi.empty() && End(Hi.back()) <= End(U))
+      while (!Hi.empty() && Ends[Hi.back()] <= Ends[U])
         Hi.pop_back();
       Hi.push_back(U);
       if (U + 1 < Q)
@@ -199,9 +210,10 @@ void SegmentDP::computeBreaks() {
       while (Hi.front() < T)
         Hi.pop_front();
       int64_t E;
-      Ext[T] = __builtin_sub_overflow(End(Hi.front()), B[Lo.front()].Offset, &E)
-                   ? -1
-                   : E;
+      Ext[T] =
+          __builtin_sub_overflow(Ends[Hi.front()], B[Lo.front()].Offset, &E)
+              ? -1
+              : E;
     }
     std::vector<uint32_t> &S = Breaks[Q];
     S.assign(N - Q, 0);
@@ -266,13 +278,13 @@ Cell SegmentDP::bestFor(size_t I, size_t J,
   if (Period[1][I] >= M - 1)
     Consider(PlanKind::Arith, VectorCost);
 
-  for (uint32_t R : Divisors[M]) {
-    size_t Q = M / R;
-    if (Chain[Q][I] < R)
-      continue;
+  // R copies of a chunk of Q blocks, R ascending: by Divisors[M], or by
+  // the row's chain lengths when they are fewer (the same pairs, in the
+  // same order).
+  auto Repeats = [&](uint32_t R, size_t Q) {
     const Cell &Chunk = cell(I, I + Q);
     if (Chunk.Cost == Inf)
-      continue;
+      return;
     // Regular: the copies also sit at one stride.
     bool Regular = Period[Q][I] >= (R - 1) * Q;
     int64_t Stride = translation(I, Q);
@@ -299,6 +311,15 @@ Cell SegmentDP::bestFor(size_t I, size_t J,
         Consider(PlanKind::VectorBl, plus(Sub.Cost, VectorCost), Q, P);
       Consider(PlanKind::IndexChunk, plus(Sub.Cost, indexBlockCost32(R)), Q, P);
     }
+  };
+  if (RowChain.size() < Divisors[M].size()) {
+    for (uint32_t Q : RowChain)
+      if (2 * Q <= M && M % Q == 0 && Chain[Q][I] >= M / Q)
+        Repeats(uint32_t(M / Q), Q);
+  } else {
+    for (uint32_t R : Divisors[M])
+      if (size_t Q = M / R; Chain[Q][I] >= R)
+        Repeats(R, Q);
   }
 
   if (SameShape[I] >= M)
@@ -329,20 +350,29 @@ Cell SegmentDP::bestFor(size_t I, size_t J,
 }
 
 void SegmentDP::fillTable() {
-  Table.assign(N * (N + 1) / 2, Cell());
+  // Every cell is written before it is read (rows from the last block,
+  // each from its shortest segment), so the storage is reused as it is:
+  // allocating and clearing a table per stretch of a long list cost more
+  // than filling it.
+  static thread_local std::vector<Cell> Storage;
+  if (Storage.size() < N * (N + 1) / 2)
+    Storage.resize(N * (N + 1) / 2);
+  Table = Storage.data();
   PartCost.assign(N * (W + 1), Inf);
   PartCut.assign(N * (W + 1), 0);
   std::vector<int64_t> RowExt(N + 1, 0);
   // Row by row from the last block: a segment needs shorter segments that
   // start at the same block (this row, already done) or later (done).
   for (size_t I = N; I-- > 0;) {
+    RowChain.clear();
+    for (size_t Q = std::min(N / 2, N - I); Q >= 2; --Q)
+      if (Chain[Q][I] >= 2)
+        RowChain.push_back(uint32_t(Q));
     int64_t MinOff = std::numeric_limits<int64_t>::max();
     int64_t MaxEnd = std::numeric_limits<int64_t>::min();
     for (size_t J = I + 1; J <= N; ++J) {
-      const Block &Last = B[J - 1];
-      int64_t End = Last.Offset + Last.Count * elementSize(Last.Basic);
-      MinOff = std::min(MinOff, Last.Offset);
-      MaxEnd = std::max(MaxEnd, End);
+      MinOff = std::min(MinOff, B[J - 1].Offset);
+      MaxEnd = std::max(MaxEnd, Ends[J - 1]);
       int64_t Ext;
       RowExt[J - I] = __builtin_sub_overflow(MaxEnd, MinOff, &Ext) ? -1 : Ext;
       Cell C = bestFor(I, J, RowExt);
@@ -375,8 +405,11 @@ void SegmentDP::topLevelStruct(uint32_t &Cost, std::vector<uint16_t> &Cut) {
   std::vector<uint32_t> Dist(N + 1, Inf);
   Cut.assign(N + 1, 0);
   Dist[0] = 0;
-  for (size_t J = 1; J <= N; ++J)
-    for (size_t T = 0; T < J; ++T) {
+  // Relaxed from each cut point in turn (Dist[T] is final once all
+  // earlier points are done), along the table's rows; every Dist[J] still
+  // sees its candidates by ascending T, the first of equal cost winning.
+  for (size_t T = 0; T < N; ++T)
+    for (size_t J = T + 1; J <= N; ++J) {
       uint32_t C = plus(plus(Dist[T], StructEntryCost), pieceCost(T, J));
       if (C < Dist[J]) {
         Dist[J] = C;
@@ -503,6 +536,83 @@ std::vector<Plan> SegmentDP::solve(bool NeedsPlacement) {
 std::vector<Plan> planSegmentDP(std::span<const Block> Blocks,
                                 const PlannerLimits &L, bool NeedsPlacement) {
   return SegmentDP(Blocks, L).solve(NeedsPlacement);
+}
+
+// The lower bound. Say position u (the step from block u to block u+1)
+// matches at lag q when it repeats position u-q: blocks u and u+1 have the
+// shapes of blocks u-q and u+1-q and lie the same distance apart. The
+// saving of a plan over n blocks is n + 3 - its cost, n + 3 being the cost
+// of an indexed_block over them (by getConstructorCost: hindexed_block(n)
+// n + 3, hindexed(n) 2n + 2, struct of P entries 3P + 1, vector 5,
+// contiguous 3; BlockPlan.h). Costs add up over the tree, a chunk counted once,
+// so the saving is the sum of one term per node:
+//
+//   index_block leaf                   0
+//   indexed leaf over m blocks         1 - m
+//   struct of P >= 2 pieces            2 - 2 (single pieces) - 6 (others)
+//   arith over m blocks                m - 2
+//   repeat, r copies of q blocks       (r-1)q - 5
+//   contig                             (r-1)q - 3
+//   vector_bl, r copies of b subs of p (r-1)q - 1 + (b-1)p - 1 - 3
+//   index_chunk, R copies of q blocks  (R-1)(q-1) - 4
+//     made of b subs of p blocks       (R-1)(q-1) + (b-1)p - 1 - 3
+//   indexed_chunk in k runs            (R-1)(q-1) + R - 2k - 3
+//
+// (q >= 2 and p >= 2: the table repeats chunks of at least two blocks.)
+// Every positive term is paid for by matching positions the node's copies
+// reproduce, after its first chunk (or first sub): an arith run over
+// [a, a+m) by the m - 2 positions [a+1, a+m-1), all matching at lag 1; a
+// repeat or contig of [a, a+rq) by the (r-1)q - 1 positions [a+q, a+rq-1),
+// all matching at lag q; a vector_bl by those and by the (b-1)p - 1
+// positions [a+p, a+q-1) matching at lag p inside the first chunk; an
+// index_chunk by the q - 1 positions inside each copy after the first,
+// matching at lag q, plus, with subs, the positions [a+p, a+q-1); an
+// indexed_chunk by those inside copies and the at least R - 2k positions
+// between two back-to-back copies that follow another such position.
+// So a node's term is at most its arith run's length, or else the sum,
+// over one or two "parts" -- positions matching at one lag q >= 2, no two
+// consecutive ones more than 2 apart -- of (part size - 1). Nodes claim
+// disjoint positions (a chunk's nodes lie in its first copy, struct pieces
+// do not overlap), a part lies within one cluster of the positions that
+// match at its lag (consecutive ones at most 2 apart), and every part in
+// a cluster takes at least 1 from its size. Hence
+//
+//   cost >= n + 3 - (positions matching at lag 1)
+//               - sum over q in [2, n/2] and clusters K at lag q of (|K|-1).
+//
+// In a random list matches at lag q >= 2 come alone (two within 2 steps at
+// one lag are rare), so the bound is within a few units of the leaf.
+uint64_t segmentDPLowerBound(std::span<const Block> Blocks) {
+  size_t N = Blocks.size();
+  assert(N >= 2);
+  std::vector<int64_t> Gap(N - 1);
+  for (size_t U = 0; U + 1 < N; ++U)
+    if (__builtin_sub_overflow(Blocks[U + 1].Offset, Blocks[U].Offset, &Gap[U]))
+      return 0; // an equal gap could not be told from an overflow
+  auto Matches = [&](size_t U, size_t Q) {
+    return Gap[U] == Gap[U - Q] && Blocks[U].sameShape(Blocks[U - Q]) &&
+           Blocks[U + 1].sameShape(Blocks[U + 1 - Q]);
+  };
+  uint64_t Saving = 0;
+  for (size_t U = 1; U + 1 < N; ++U)
+    Saving += Matches(U, 1);
+  for (size_t Q = 2; Q <= N / 2; ++Q) {
+    size_t Cluster = 0, Last = 0;
+    for (size_t U = Q; U + 1 < N; ++U) {
+      if (!Matches(U, Q))
+        continue;
+      if (Cluster && U - Last > 2) {
+        Saving += Cluster - 1;
+        Cluster = 0;
+      }
+      ++Cluster;
+      Last = U;
+    }
+    if (Cluster)
+      Saving += Cluster - 1;
+  }
+  uint64_t Leaf = indexBlockCost(N);
+  return Saving >= Leaf ? 0 : Leaf - Saving;
 }
 
 } // namespace ddtc::recon

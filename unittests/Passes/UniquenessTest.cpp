@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "ddtc/IR/Equivalence.h"
 #include "ddtc/IR/TextForm.h"
+#include "ddtc/IR/TypemapWalker.h"
+#include <algorithm>
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Testing/RandomType.h"
 #include "ddtc/Testing/Rewritings.h"
@@ -28,6 +30,22 @@ bool hasPairType(const Type *T) {
     if (hasPairType(Op))
       return true;
   return T->getExpansion() && hasPairType(T->getExpansion());
+}
+
+bool hasKind(const Type *T, TypeKind K) {
+  if (T->getKind() == K) return true;
+  for (const Type *Op : T->getOperands())
+    if (hasKind(Op, K))
+      return true;
+  return T->getExpansion() && hasKind(T->getExpansion(), K);
+}
+bool overlaps(const Type *T) {
+  std::vector<std::pair<int64_t,int64_t>> R;
+  TypemapWalker W(T, 1, WalkMode::Typed);
+  for (TypemapRun Run; W.next(Run);) R.push_back({Run.Offset, Run.Offset + Run.Length});
+  std::sort(R.begin(), R.end());
+  for (size_t I = 1; I < R.size(); ++I) if (R[I].first < R[I-1].second) return true;
+  return false;
 }
 
 unsigned envOr(const char *Name, unsigned Default) {
@@ -59,7 +77,7 @@ TEST(UniquenessTest, EquivalentDescriptionsHaveOneNormalForm) {
       const Type *G = N.normalize(E);
       if (G == F)
         continue;
-      std::string Class = T->size() == 0 ? "zero-size" : hasPairType(T) ? "pair" : "other";
+      std::string Class = T->size() == 0 ? "zero-size" : hasPairType(T) ? "pair" : overlaps(T) ? "overlap" : hasKind(T, TypeKind::Resized) ? "resized" : "other";
       ++Classes[std::string(Name) + " " + Class];
       if (std::getenv("DDTC_UNIQUENESS_CLASS") && Class != std::getenv("DDTC_UNIQUENESS_CLASS")) continue;
       if (Differ[Name]++ < Show)
