@@ -21,7 +21,8 @@
 
 namespace ddtc::recon {
 
-/// Count consecutive elements of one basic type starting at Offset bytes.
+/// Count consecutive elements of one basic type (or, after regrouping,
+/// one pair type) starting at Offset bytes.
 struct Block {
   int64_t Offset = 0;
   int64_t Count = 0;
@@ -32,7 +33,8 @@ struct Block {
   }
 };
 
-/// Bytes an element of a basic type occupies (size == extent for them).
+/// Bytes an element occupies: the extent of a basic type (its size) or of
+/// a pair type (its components and the padding after them).
 int64_t elementSize(PredefinedId Basic);
 
 enum class PlanKind : uint8_t {

@@ -45,6 +45,60 @@ std::optional<std::vector<Block>> flatten(const Type *T, uint64_t Count,
   return Blocks;
 }
 
+/// Blocks with the elements of pair type Pair regrouped: wherever the last
+/// element of a run of its first component and the first of a run of its
+/// second sit at the pair's offsets, the two become one element of the
+/// pair, and pairs one pair extent apart one block. The typemap is the same
+/// entry for entry (a pair type is its two components), so the planners
+/// can rebuild `MPI_DOUBLE_INT` and its kind instead of a struct of a
+/// double and an int. Nothing, if no pair forms.
+std::optional<std::vector<Block>> regroupPairs(std::span<const Block> B,
+                                               PredefinedId Pair) {
+  const PredefinedInfo &P = getPredefinedInfo(Pair);
+  const PredefinedComponent &First = P.Components[0], &Second = P.Components[1];
+  int64_t FirstSize = recon::elementSize(First.Basic);
+  int64_t SecondSize = recon::elementSize(Second.Basic);
+  std::vector<Block> Out;
+  bool Formed = false;
+  auto Append = [&](const Block &X) {
+    if (!Out.empty() && Out.back().Basic == X.Basic) {
+      int64_t End;
+      if (!__builtin_mul_overflow(Out.back().Count,
+                                  recon::elementSize(X.Basic), &End) &&
+          !__builtin_add_overflow(End, Out.back().Offset, &End) &&
+          End == X.Offset) {
+        Out.back().Count += X.Count;
+        return;
+      }
+    }
+    Out.push_back(X);
+  };
+  for (size_t I = 0; I < B.size(); ++I) {
+    Block Cur = B[I];
+    int64_t Last, Partner;
+    if (Cur.Basic != First.Basic || I + 1 == B.size() ||
+        B[I + 1].Basic != Second.Basic ||
+        __builtin_mul_overflow(Cur.Count - 1, FirstSize, &Last) ||
+        __builtin_add_overflow(Last, Cur.Offset, &Last) ||
+        __builtin_add_overflow(Last, Second.Offset - First.Offset,
+                               &Partner) ||
+        B[I + 1].Offset != Partner) {
+      Append(Cur);
+      continue;
+    }
+    if (Cur.Count > 1)
+      Append({Cur.Offset, Cur.Count - 1, Cur.Basic});
+    Append({Last - First.Offset, 1, Pair});
+    Formed = true;
+    const Block &Next = B[++I];
+    if (Next.Count > 1)
+      Append({Next.Offset + SecondSize, Next.Count - 1, Next.Basic});
+  }
+  if (!Formed)
+    return std::nullopt;
+  return Out;
+}
+
 Error overflow() { return makeError("displacement overflows 64 bits"); }
 
 class PlanBuilder {
@@ -326,37 +380,52 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
   std::optional<std::vector<Block>> Blocks = flatten(T, Count, flatBudget(T));
   if (!Blocks || Blocks->empty())
     return nullptr;
+  // The typemap as basic blocks, and as blocks of each pair type whose
+  // components it holds at the pair's offsets (MPI_2INT is two ints: as
+  // ints its copies merge, which is always cheaper).
+  std::vector<std::vector<Block>> Sequences;
+  for (PredefinedId Pair :
+       {PredefinedId::FloatInt, PredefinedId::DoubleInt, PredefinedId::LongInt,
+        PredefinedId::ShortInt, PredefinedId::LongDoubleInt})
+    if (std::optional<std::vector<Block>> R = regroupPairs(*Blocks, Pair))
+      Sequences.push_back(std::move(*R));
+  Sequences.insert(Sequences.begin(), std::move(*Blocks));
   recon::PlannerLimits Limits{Options.DPBlocks, Options.StructWindow};
-  PlanBuilder Builder(Ctx, *Blocks);
-  int64_t Shift = Blocks->front().Offset;
   const Type *Best = nullptr;
-  for (const Plan &P : recon::planBlocks(*Blocks, Limits)) {
-    Expected<const Type *> X = Builder.build(P, Shift);
-    if (X && KeepBounds && !(*X)->hasSameBounds(T)) {
-      X = Ctx.getResized(T->lb(), T->extent(), *X);
-      // Copies of a chunk that tile the extent (Tiled, Block, ... of seed
-      // 000): the chunk resized to one stride, repeated contiguously.
-      int64_t Whole;
-      if (X && P.Kind == PlanKind::Repeat && P.Stride > 0 &&
-          !__builtin_mul_overflow(int64_t(P.Reps), P.Stride, &Whole) &&
-          Whole == T->extent()) {
-        Expected<const Type *> Tiled = Builder.buildTiled(P, Shift, T->lb());
-        if (Tiled && (*Tiled)->hasSameBounds(T) && (*Tiled)->precedes(*X))
-          X = Tiled;
-        else if (!Tiled)
-          (void)Tiled.takeError();
+  for (const std::vector<Block> &Seq : Sequences) {
+    PlanBuilder Builder(Ctx, Seq);
+    int64_t Shift = Seq.front().Offset;
+    for (const Plan &P : recon::planBlocks(Seq, Limits)) {
+      Expected<const Type *> X = Builder.build(P, Shift);
+      if (X && KeepBounds && !(*X)->hasSameBounds(T)) {
+        X = Ctx.getResized(T->lb(), T->extent(), *X);
+        // Copies of a chunk that tile the extent (Tiled, Block, ... of
+        // seed 000): the chunk resized to one stride, repeated
+        // contiguously.
+        int64_t Whole;
+        if (X && P.Kind == PlanKind::Repeat && P.Stride > 0 &&
+            !__builtin_mul_overflow(int64_t(P.Reps), P.Stride, &Whole) &&
+            Whole == T->extent()) {
+          Expected<const Type *> Tiled =
+              Builder.buildTiled(P, Shift, T->lb());
+          if (Tiled && (*Tiled)->hasSameBounds(T) && (*Tiled)->precedes(*X))
+            X = Tiled;
+          else if (!Tiled)
+            (void)Tiled.takeError();
+        }
       }
+      if (!X) {
+        (void)X.takeError(); // e.g. a displacement beyond 64 bits
+        continue;
+      }
+      // Predicted costs ignore struct padding: judge the built types.
+      if (!Best || (*X)->precedes(Best))
+        Best = *X;
     }
-    if (!X) {
-      (void)X.takeError(); // e.g. a displacement beyond 64 bits
-      continue;
-    }
-    // Predicted costs ignore struct padding: judge the built types.
-    if (!Best || (*X)->precedes(Best))
-      Best = *X;
   }
   return Best;
 }
+
 uint64_t Reconstructor::flatBudget(const Type *T) const {
   uint64_t PerInput;
   if (__builtin_mul_overflow(distinctDescriptionSize(T),

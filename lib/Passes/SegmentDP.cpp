@@ -39,7 +39,9 @@
 namespace ddtc::recon {
 
 int64_t elementSize(PredefinedId Basic) {
-  return getPredefinedInfo(Basic).Size;
+  // The extent: copies of a pair type sit that far apart (for a basic
+  // type it is the size).
+  return getPredefinedInfo(Basic).Extent;
 }
 
 bool Plan::isShiftable() const {
