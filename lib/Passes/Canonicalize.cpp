@@ -319,6 +319,31 @@ const Type *expandArray(TypeContext &, const Type *T) {
   return T->getExpansion();
 }
 
+/// A type without data has only its bounds left to describe -> the
+/// cheapest description of them. A struct of no entries has lb = extent =
+/// 0 (cost 1); a block of length 0 places a bound and no
+/// data, so indexed_block(0, [lb], MPI_BYTE) (cost 4) and
+/// indexed_block(0, [lb, lb + extent], MPI_BYTE) (cost 5) give the others.
+/// No description of a non-zero extent costs less than 5 (a resized costs
+/// 4 before its oldtype), and one with extent 0 and lb != 0 less than 4.
+/// A negative extent, which only resized makes, is resized(lb, extent,
+/// struct()).
+const Type *boundsOnly(TypeContext &Ctx, const Type *T) {
+  if (T->size() != 0)
+    return nullptr;
+  int64_t Lb = T->lb(), Extent = T->extent();
+  const Type *Empty = value(Ctx.getStruct({}, {}, {}));
+  const Type *Byte = Ctx.getPredefined(PredefinedId::Byte);
+  int64_t Ub;
+  Expected<const Type *> R =
+      Lb == 0 && Extent == 0 ? Empty
+      : Extent == 0          ? Ctx.getIndexedBlock(0, std::vector{Lb}, Byte)
+      : Extent > 0 && !__builtin_add_overflow(Lb, Extent, &Ub)
+          ? Ctx.getIndexedBlock(0, std::vector{Lb, Ub}, Byte)
+          : Ctx.getResized(Lb, Extent, Empty);
+  return value(std::move(R));
+}
+
 constexpr RewritePattern Patterns[] = {
 #define DDTC_PATTERN(Function, Name) {Name, Function},
 #include "ddtc/Passes/CanonicalizePatterns.def"

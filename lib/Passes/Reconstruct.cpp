@@ -347,32 +347,6 @@ Expected<const Type *> PlanBuilder::buildTiled(const Plan &P, int64_t Shift,
   return Ctx.getContiguous(int64_t(P.Reps), *Tile);
 }
 
-/// The normal form of a type without data, which has only its bounds left
-/// to describe: the cheapest description of them. A struct of no entries
-/// has lb = extent = 0 (cost 1); a block of length 0 places a bound and no
-/// data, so indexed_block(0, [lb], MPI_BYTE) (cost 4) and
-/// indexed_block(0, [lb, lb + extent], MPI_BYTE) (cost 5) give the others.
-/// No description of a non-zero extent costs less than 5 (a resized costs
-/// 4 before its oldtype), and one with extent 0 and lb != 0 less than 4.
-/// A negative extent, which only resized makes, is resized(lb, extent,
-/// struct()).
-const Type *describeBounds(TypeContext &Ctx, int64_t Lb, int64_t Extent) {
-  const Type *Empty = *Ctx.getStruct({}, {}, {});
-  const Type *Byte = Ctx.getPredefined(PredefinedId::Byte);
-  int64_t Ub;
-  Expected<const Type *> T =
-      Lb == 0 && Extent == 0 ? Empty
-      : Extent == 0          ? Ctx.getIndexedBlock(0, std::vector{Lb}, Byte)
-      : Extent > 0 && !__builtin_add_overflow(Lb, Extent, &Ub)
-          ? Ctx.getIndexedBlock(0, std::vector{Lb, Ub}, Byte)
-          : Ctx.getResized(Lb, Extent, Empty);
-  if (!T) {
-    (void)T.takeError();
-    return nullptr;
-  }
-  return *T;
-}
-
 } // namespace
 
 const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
@@ -442,10 +416,8 @@ const Type *Reconstructor::rebuildOperands(const Type *T) {
 const Type *Reconstructor::reconstruct(const Type *T) {
   if (auto It = Memo.find(T); It != Memo.end())
     return It->second;
-  const Type *R = T->size() == 0 ? describeBounds(Ctx, T->lb(), T->extent())
-                                  : rebuild(T, 1, /*KeepBounds=*/true);
-  if (R && !R->hasSameBounds(T))
-    R = nullptr;
+  // A type without data is left to the canonicalizer (bounds-only).
+  const Type *R = T->size() == 0 ? T : rebuild(T, 1, /*KeepBounds=*/true);
   if (!R)
     R = rebuildOperands(T);
   R = Canon.canonicalize(R);
