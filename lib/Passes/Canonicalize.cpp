@@ -13,6 +13,7 @@
 #include "ddtc/Support/CheckedInt.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace ddtc {
 
@@ -205,6 +206,53 @@ const Type *uniformBlockLength(TypeContext &Ctx, const Type *T) {
       I->isByteDisplacement()
           ? Ctx.getHIndexedBlock(Bl[0], I->getDisplacements(), I->getOldType())
           : Ctx.getIndexedBlock(Bl[0], I->getDisplacements(), I->getOldType()));
+}
+
+/// (h)indexed whose block lengths are all multiples of g > 1 -> an
+/// (h)indexed_block of blocks of g, each block split into its g-element
+/// parts: one displacement per part instead of a length and a
+/// displacement per block, kept only where it makes no more copies (an
+/// element is its own piece: pair types, strided oldtypes). The inverse of merging
+/// touching blocks; the driver keeps whichever is cheaper, so the form
+/// does not depend on whether a description merged them.
+const Type *splitToUniformBlocks(TypeContext &Ctx, const Type *T) {
+  auto *I = dyn_cast<IndexedType>(T);
+  if (!I || I->getListLength() < 2)
+    return nullptr;
+  std::span<const int64_t> Bl = I->getBlockLengths(), D = I->getDisplacements();
+  int64_t G = 0, Parts = 0;
+  for (int64_t B : Bl)
+    G = std::gcd(G, B);
+  if (G <= 0)
+    return nullptr;
+  for (int64_t B : Bl)
+    Parts += B / G;
+  // Only where the list can get shorter in cost: one entry per part
+  // against two per block.
+  if (Parts >= 2 * int64_t(Bl.size()) || std::all_of(Bl.begin(), Bl.end(), [&](int64_t B) { return B == G; }))
+    return nullptr;
+  int64_t Step = G;
+  if (I->isByteDisplacement()) {
+    std::optional<int64_t> S = checkedMul(G, I->getOldType()->extent());
+    if (!S)
+      return nullptr;
+    Step = *S;
+  }
+  std::vector<int64_t> Split;
+  for (size_t K = 0; K < Bl.size(); ++K)
+    for (int64_t P = 0; P < Bl[K] / G; ++P) {
+      std::optional<int64_t> Off = checkedMul(P, Step);
+      std::optional<int64_t> At = Off ? checkedAdd(D[K], *Off) : std::nullopt;
+      if (!At)
+        return nullptr;
+      Split.push_back(*At);
+    }
+  const Type *R = value(I->isByteDisplacement()
+                            ? Ctx.getHIndexedBlock(G, Split, I->getOldType())
+                            : Ctx.getIndexedBlock(G, Split, I->getOldType()));
+  // A normal form copies each maximal run once: never split a run that
+  // was one copy.
+  return R && R->getLayout().Pieces <= T->getLayout().Pieces ? R : nullptr;
 }
 
 /// (h)indexed_block with displacements at a constant stride -> a vector,
