@@ -442,6 +442,19 @@ const Type *Canonicalizer::canonicalize(const Type *T) {
 }
 
 const Type *Canonicalizer::rewriteRoot(const Type *T) {
+  // A type without data has one canonical form: bounds-only gives the
+  // cheapest description of its bounds, and it decides alone -- other
+  // descriptions of the same cost exist (vector(2, 0, 12, MPI_BYTE) for
+  // lb 0, extent 12), and letting them compete would make the result
+  // depend on where the rewriting started.
+  if (T->size() == 0) {
+    const Type *B = boundsOnly(Ctx, T);
+    if (B && B->hasSameBounds(T) && !T->isCheaperThan(B)) {
+      if (B != T)
+        ++Stats["bounds-only"];
+      return B;
+    }
+  }
   for (unsigned Round = 0; Round < MaxRootRewrites; ++Round) {
     // Every pattern proposes; the first in the total order wins, so the
     // result does not depend on which rewrite a description allows first
