@@ -4,17 +4,27 @@
 // descriptions of the same typemap and bounds (ddtc/Testing/Rewritings.h),
 // must normalize to the very same tree.
 //
+// Every rewriting but one meets that without exception. Flattening a level
+// (a list of copies of a list written as one list) removes structure that
+// the reconstruction then has to find again from the typemap; where the
+// given tree is cheaper than anything the planners build, the given tree is
+// kept and the flat one cannot reach it. docs/normalization.md names the
+// classes of such trees; the test counts the exceptions by class and
+// bounds their share, and that of the ones no class explains. DDTC_UNIQUENESS_TYPES sets the number
+// of types (default 2,000; the figures in the doc are for 10,000), and
+// DDTC_UNIQUENESS_SHOW=N prints the first N exceptions of each rewriting.
+//
 //===----------------------------------------------------------------------===//
 #include "ddtc/IR/Equivalence.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypemapWalker.h"
-#include <algorithm>
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Testing/RandomType.h"
 #include "ddtc/Testing/Rewritings.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -23,29 +33,50 @@ using namespace ddtc;
 
 namespace {
 
-bool hasPairType(const Type *T) {
-  if (auto *P = dyn_cast<PredefinedType>(T))
-    return !P->getInfo().isBasic();
+bool mentions(const Type *T, bool (*Pred)(const Type *), bool Top = true) {
+  if (!Top && Pred(T))
+    return true;
   for (const Type *Op : T->getOperands())
-    if (hasPairType(Op))
+    if (mentions(Op, Pred, false))
       return true;
-  return T->getExpansion() && hasPairType(T->getExpansion());
+  return T->getExpansion() && mentions(T->getExpansion(), Pred, false);
 }
 
-bool hasKind(const Type *T, TypeKind K) {
-  if (T->getKind() == K) return true;
-  for (const Type *Op : T->getOperands())
-    if (hasKind(Op, K))
-      return true;
-  return T->getExpansion() && hasKind(T->getExpansion(), K);
+bool isPair(const Type *T) {
+  auto *P = dyn_cast<PredefinedType>(T);
+  return P && !P->getInfo().isBasic();
 }
+
+bool isResized(const Type *T) { return T->getKind() == TypeKind::Resized; }
+
+/// Some byte of the typemap is named twice.
 bool overlaps(const Type *T) {
-  std::vector<std::pair<int64_t,int64_t>> R;
+  std::vector<std::pair<int64_t, int64_t>> Runs;
   TypemapWalker W(T, 1, WalkMode::Typed);
-  for (TypemapRun Run; W.next(Run);) R.push_back({Run.Offset, Run.Offset + Run.Length});
-  std::sort(R.begin(), R.end());
-  for (size_t I = 1; I < R.size(); ++I) if (R[I].first < R[I-1].second) return true;
+  for (TypemapRun R; W.next(R);)
+    Runs.push_back({R.Offset, R.Offset + R.Length});
+  std::sort(Runs.begin(), Runs.end());
+  for (size_t I = 1; I < Runs.size(); ++I)
+    if (Runs[I].first < Runs[I - 1].second)
+      return true;
   return false;
+}
+
+/// Why the given tree may be out of the planners' reach
+/// (docs/normalization.md, "Unique normal form"), or "none".
+std::string_view classify(const Type *T) {
+  if (overlaps(T))
+    return "overlapping copies";
+  // The tree copies more pieces than the typemap has maximal runs: runs
+  // continue from one copy of a node into the next, and the planners only
+  // see the joined run.
+  if (T->getLayout().Pieces > T->getLayout().Blocks.Count)
+    return "runs joined across copies";
+  if (mentions(T, isResized))
+    return "resized inside";
+  if (mentions(T, isPair))
+    return "pair types";
+  return "none";
 }
 
 unsigned envOr(const char *Name, unsigned Default) {
@@ -59,8 +90,8 @@ TEST(UniquenessTest, EquivalentDescriptionsHaveOneNormalForm) {
   std::mt19937_64 Rng(20261123);
   unsigned Types = envOr("DDTC_UNIQUENESS_TYPES", 2000);
   unsigned Show = envOr("DDTC_UNIQUENESS_SHOW", 0);
-  std::map<std::string, unsigned> Classes;
-  std::map<std::string_view, unsigned> Checked, Differ, NotEquivalent;
+  std::map<Rewriting, unsigned> Checked, Differ;
+  std::map<std::string_view, unsigned> Classes;
   for (unsigned I = 0; I < Types; ++I) {
     const Type *T = randomType(Ctx, Rng);
     const Type *F = N.normalize(T);
@@ -68,41 +99,51 @@ TEST(UniquenessTest, EquivalentDescriptionsHaveOneNormalForm) {
       const Type *E = rewriteType(Ctx, T, R);
       if (!E)
         continue;
-      std::string_view Name = getRewritingName(R);
-      if (!checkEquivalent(T, E).Equivalent) {
-        ++NotEquivalent[Name];
-        continue;
-      }
-      ++Checked[Name];
+      // The rewritings keep typemaps by construction; bounds are restored
+      // with resized, which a struct above may still pad differently.
+      EquivalenceResult Same = checkEquivalent(T, E);
+      ASSERT_TRUE(Same.Equivalent)
+          << getRewritingName(R) << ": " << Same.Difference
+          << "\n  given:     " << printType(T)
+          << "\n  rewritten: " << printType(E);
+      ++Checked[R];
       const Type *G = N.normalize(E);
       if (G == F)
         continue;
-      std::string Class = T->size() == 0 ? "zero-size" : hasPairType(T) ? "pair" : overlaps(T) ? "overlap" : hasKind(T, TypeKind::Resized) ? "resized" : "other";
-      ++Classes[std::string(Name) + " " + Class];
-      if (std::getenv("DDTC_UNIQUENESS_CLASS") && Class != std::getenv("DDTC_UNIQUENESS_CLASS")) continue;
-      if (Differ[Name]++ < Show)
-        std::printf("[%s] %s\n  given:    %s\n  rewritten: %s\n  normal:   "
-                    "%s (%llu+%llu)\n  other:    %s (%llu+%llu)\n",
-                    std::string(Name).c_str(),
-                    F->isCheaperThan(G)   ? "given's form cheaper"
-                    : G->isCheaperThan(F) ? "rewritten's form cheaper"
-                                          : "equal cost",
-                    printType(T).c_str(), printType(E).c_str(),
-                    printType(F).c_str(),
-                    (unsigned long long)F->getLayout().Cost,
-                    (unsigned long long)F->getLayout().Pieces,
-                    printType(G).c_str(),
-                    (unsigned long long)G->getLayout().Cost,
-                    (unsigned long long)G->getLayout().Pieces);
+      std::string_view Class = classify(T);
+      if (Differ[R]++ < Show)
+        std::printf("[%s, %s]\n  given:     %s\n  rewritten: %s\n"
+                    "  normal:    %s\n  other:     %s\n",
+                    std::string(getRewritingName(R)).c_str(),
+                    std::string(Class).c_str(), printType(T).c_str(),
+                    printType(E).c_str(), printType(F).c_str(),
+                    printType(G).c_str());
+      if (R != Rewriting::FlattenLevel) {
+        ADD_FAILURE() << "two normal forms (" << getRewritingName(R)
+                      << ")\n  given:     " << printType(T)
+                      << "\n  rewritten: " << printType(E)
+                      << "\n  normal:    " << printType(F)
+                      << "\n  other:     " << printType(G);
+        continue;
+      }
+      ++Classes[Class];
     }
   }
-  for (auto &[K, V] : Classes) std::printf("%s %u\n", K.c_str(), V);
   for (Rewriting R : AllRewritings) {
-    std::string_view Name = getRewritingName(R);
-    std::printf("%-22s checked %5u, two normal forms %4u, not equivalent %u\n",
-                std::string(Name).c_str(), Checked[Name], Differ[Name],
-                NotEquivalent[Name]);
+    std::printf("%-22s %5u descriptions, %4u with another normal form\n",
+                std::string(getRewritingName(R)).c_str(), Checked[R],
+                Differ[R]);
+    EXPECT_GT(Checked[R], Types / 10) << getRewritingName(R);
   }
+  for (const auto &[Class, Count] : Classes)
+    std::printf("  flatten-level, %s: %u\n", std::string(Class).c_str(),
+                Count);
+  // The share of flattened lists that lose the given tree's form (14% at
+  // 10,000 types, docs/normalization.md), and of those no known class
+  // explains: plain misses of the planners, which are bugs to find (0.5%).
+  EXPECT_LT(Differ[Rewriting::FlattenLevel] * 100,
+            Checked[Rewriting::FlattenLevel] * 18u);
+  EXPECT_LE(Classes["none"] * 100, Checked[Rewriting::FlattenLevel]);
 }
 
 } // namespace
