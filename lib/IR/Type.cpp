@@ -162,10 +162,10 @@ std::strong_ordering compareTypes(const Type *A, const Type *B) {
   if (A == B)
     return std::strong_ordering::equal;
   const TypeLayout &LA = A->getLayout(), &LB = B->getLayout();
-  auto Cost = std::tuple(LA.totalCost(), LA.Pieces, LA.Cost,
-                         getKindRank(A->getKind())) <=>
-              std::tuple(LB.totalCost(), LB.Pieces, LB.Cost,
-                         getKindRank(B->getKind()));
+  auto Cost =
+      std::tuple(LA.totalCost(), LA.Pieces, LA.Cost,
+                 getKindRank(A->getKind())) <=>
+      std::tuple(LB.totalCost(), LB.Pieces, LB.Cost, getKindRank(B->getKind()));
   if (Cost != 0)
     return Cost;
   // Predefined types by name: their enum positions are not part of any

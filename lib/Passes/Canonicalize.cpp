@@ -153,9 +153,9 @@ const Type *mergeAdjacentBlocks(TypeContext &Ctx, const Type *T) {
   bool Bytes = T->getKind() != TypeKind::Indexed &&
                T->getKind() != TypeKind::IndexedBlock;
   std::span<const int64_t> Disp = T->getList(Block ? 0 : 1);
-  std::vector<int64_t> Bl = Block ? std::vector<int64_t>(Disp.size(),
-                                                         T->getScalar(0))
-                                  : toVector(T->getList(0));
+  std::vector<int64_t> Bl =
+      Block ? std::vector<int64_t>(Disp.size(), T->getScalar(0))
+            : toVector(T->getList(0));
   std::vector<int64_t> NewBl, NewDisp;
   std::vector<const Type *> NewTypes;
   for (size_t I = 0; I < Bl.size(); ++I) {
@@ -212,8 +212,8 @@ const Type *uniformBlockLength(TypeContext &Ctx, const Type *T) {
 /// (h)indexed_block of blocks of g, each block split into its g-element
 /// parts: one displacement per part instead of a length and a
 /// displacement per block, kept only where it makes no more copies (an
-/// element is its own piece: pair types, strided oldtypes). The inverse of merging
-/// touching blocks; the driver keeps whichever is cheaper, so the form
+/// element is its own piece: pair types, strided oldtypes). The inverse of
+/// merging touching blocks; the driver keeps whichever is cheaper, so the form
 /// does not depend on whether a description merged them.
 const Type *splitToUniformBlocks(TypeContext &Ctx, const Type *T) {
   auto *I = dyn_cast<IndexedType>(T);
@@ -229,7 +229,8 @@ const Type *splitToUniformBlocks(TypeContext &Ctx, const Type *T) {
     Parts += B / G;
   // Only where the list can get shorter in cost: one entry per part
   // against two per block.
-  if (Parts >= 2 * int64_t(Bl.size()) || std::all_of(Bl.begin(), Bl.end(), [&](int64_t B) { return B == G; }))
+  if (Parts >= 2 * int64_t(Bl.size()) ||
+      std::all_of(Bl.begin(), Bl.end(), [&](int64_t B) { return B == G; }))
     return nullptr;
   int64_t Step = G;
   if (I->isByteDisplacement()) {
@@ -312,19 +313,20 @@ const Type *elementDisplacements(TypeContext &Ctx, const Type *T) {
         std::all_of(D.begin(), D.end(), [](int64_t X) { return X == 0; }))
       return nullptr;
     std::vector<int64_t> Zeros(D.size(), 0);
-    return value(Indexed ? Ctx.getIndexed(T->getList(0), Zeros, T->getOldType())
-                         : Ctx.getIndexedBlock(T->getScalar(0), Zeros,
-                                               T->getOldType()));
+    return value(
+        Indexed ? Ctx.getIndexed(T->getList(0), Zeros, T->getOldType())
+                : Ctx.getIndexedBlock(T->getScalar(0), Zeros, T->getOldType()));
   }
-  if (Extent <= 0 ||
-      !std::all_of(D.begin(), D.end(), [&](int64_t X) { return X % Extent == 0; }))
+  if (Extent <= 0 || !std::all_of(D.begin(), D.end(),
+                                  [&](int64_t X) { return X % Extent == 0; }))
     return nullptr;
   std::vector<int64_t> Elements;
   for (int64_t X : D)
     Elements.push_back(X / Extent);
-  return value(Indexed ? Ctx.getIndexed(T->getList(0), Elements, T->getOldType())
-                       : Ctx.getIndexedBlock(T->getScalar(0), Elements,
-                                             T->getOldType()));
+  return value(
+      Indexed
+          ? Ctx.getIndexed(T->getList(0), Elements, T->getOldType())
+          : Ctx.getIndexedBlock(T->getScalar(0), Elements, T->getOldType()));
 }
 
 /// struct whose entries all have one type -> hindexed
@@ -398,7 +400,7 @@ constexpr RewritePattern Patterns[] = {
 };
 
 /// Rewrites at one root are bounded by the strictly decreasing order
-/// (Type::isCheaperOrSimplerThan); this cap only guards against a broken
+/// (Type::precedes); this cap only guards against a broken
 /// pattern.
 constexpr unsigned MaxRootRewrites = 64;
 

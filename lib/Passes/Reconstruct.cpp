@@ -63,8 +63,8 @@ std::optional<std::vector<Block>> regroupPairs(std::span<const Block> B,
   auto Append = [&](const Block &X) {
     if (!Out.empty() && Out.back().Basic == X.Basic) {
       int64_t End;
-      if (!__builtin_mul_overflow(Out.back().Count,
-                                  recon::elementSize(X.Basic), &End) &&
+      if (!__builtin_mul_overflow(Out.back().Count, recon::elementSize(X.Basic),
+                                  &End) &&
           !__builtin_add_overflow(End, Out.back().Offset, &End) &&
           End == X.Offset) {
         Out.back().Count += X.Count;
@@ -80,8 +80,7 @@ std::optional<std::vector<Block>> regroupPairs(std::span<const Block> B,
         B[I + 1].Basic != Second.Basic ||
         __builtin_mul_overflow(Cur.Count - 1, FirstSize, &Last) ||
         __builtin_add_overflow(Last, Cur.Offset, &Last) ||
-        __builtin_add_overflow(Last, Second.Offset - First.Offset,
-                               &Partner) ||
+        __builtin_add_overflow(Last, Second.Offset - First.Offset, &Partner) ||
         B[I + 1].Offset != Partner) {
       Append(Cur);
       continue;
@@ -380,8 +379,7 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
         if (X && P.Kind == PlanKind::Repeat && P.Stride > 0 &&
             !__builtin_mul_overflow(int64_t(P.Reps), P.Stride, &Whole) &&
             Whole == T->extent()) {
-          Expected<const Type *> Tiled =
-              Builder.buildTiled(P, Shift, T->lb());
+          Expected<const Type *> Tiled = Builder.buildTiled(P, Shift, T->lb());
           if (Tiled && (*Tiled)->hasSameBounds(T) && (*Tiled)->precedes(*X))
             X = Tiled;
           else if (!Tiled)

@@ -68,8 +68,9 @@ std::optional<BlockList> asBlockList(const Type *T) {
     L.Old = Types.front();
     return Listed(S->getBlockLengths(), S->getDisplacements(), 1);
   }
-  if (T->getKind() == TypeKind::Predefined || T->getKind() == TypeKind::Resized ||
-      T->getKind() == TypeKind::Dup || T->getExpansion())
+  if (T->getKind() == TypeKind::Predefined ||
+      T->getKind() == TypeKind::Resized || T->getKind() == TypeKind::Dup ||
+      T->getExpansion())
     return std::nullopt;
   L.Old = T->getOldType();
   int64_t Ext = L.Old->extent();

@@ -116,8 +116,8 @@ TEST_F(CostModelTest, CheaperMeansFewerUnitsThenFewerPieces) {
   EXPECT_FALSE(Strided->isCheaperThan(Padded));
   EXPECT_FALSE(Strided->isCheaperThan(Strided));
   // The canonicalizer's order refines this one, it does not replace it.
-  EXPECT_TRUE(Padded->isCheaperOrSimplerThan(Strided));
-  EXPECT_FALSE(Strided->isCheaperOrSimplerThan(Padded));
+  EXPECT_TRUE(Padded->precedes(Strided));
+  EXPECT_FALSE(Strided->precedes(Padded));
 }
 
 TEST_F(CostModelTest, CostTiesGoToTheSimplerKind) {
@@ -129,9 +129,9 @@ TEST_F(CostModelTest, CostTiesGoToTheSimplerKind) {
       parse("hvector(count=3, blocklength=1, stride=8, oldtype=MPI_INT)");
   EXPECT_FALSE(V->isCheaperThan(H));
   EXPECT_FALSE(H->isCheaperThan(V));
-  EXPECT_TRUE(V->isCheaperOrSimplerThan(H));
-  EXPECT_FALSE(H->isCheaperOrSimplerThan(V));
-  EXPECT_FALSE(V->isCheaperOrSimplerThan(V));
+  EXPECT_TRUE(V->precedes(H));
+  EXPECT_FALSE(H->precedes(V));
+  EXPECT_FALSE(V->precedes(V));
 
   // A struct of one entry and the hindexed of it: 4 + 5 both.
   const Type *S =
@@ -142,14 +142,14 @@ TEST_F(CostModelTest, CostTiesGoToTheSimplerKind) {
       "hindexed(blocklengths=[2], displacements=[8], oldtype=vector(count=3, "
       "blocklength=1, stride=2, oldtype=MPI_INT))");
   ASSERT_EQ(S->getLayout().Cost, HI->getLayout().Cost);
-  EXPECT_TRUE(HI->isCheaperOrSimplerThan(S));
-  EXPECT_FALSE(S->isCheaperOrSimplerThan(HI));
+  EXPECT_TRUE(HI->precedes(S));
+  EXPECT_FALSE(S->precedes(HI));
 
   // Cost comes first: a cheaper struct beats a costlier vector.
   const Type *Small = parse("struct(blocklengths=[1], displacements=[0], "
                             "types=[MPI_INT])");
-  EXPECT_TRUE(Small->isCheaperOrSimplerThan(V));
-  EXPECT_FALSE(V->isCheaperOrSimplerThan(Small));
+  EXPECT_TRUE(Small->precedes(V));
+  EXPECT_FALSE(V->precedes(Small));
 }
 
 TEST_F(CostModelTest, KindRanksAreStrictlyIncreasingFromPredefinedToDup) {
@@ -162,6 +162,24 @@ TEST_F(CostModelTest, KindRanksAreStrictlyIncreasingFromPredefinedToDup) {
   for (size_t I = 1; I < std::size(Order); ++I)
     EXPECT_LT(getKindRank(Order[I - 1]), getKindRank(Order[I]))
         << getKindName(Order[I]);
+}
+
+TEST_F(CostModelTest, TheTotalOrderComparesArgumentsThenOperands) {
+  // Same costs and kind: the arguments decide, lexicographically.
+  const Type *A = parse("indexed_block(blocklength=2, displacements=[0, 5], "
+                        "oldtype=MPI_INT)");
+  const Type *B = parse("indexed_block(blocklength=2, displacements=[0, 6], "
+                        "oldtype=MPI_INT)");
+  EXPECT_TRUE(A->precedes(B));
+  EXPECT_FALSE(B->precedes(A));
+  EXPECT_EQ(compareTypes(A, A), std::strong_ordering::equal);
+  // Same arguments: the operands decide, predefined types by name.
+  const Type *F =
+      parse("vector(count=3, blocklength=1, stride=2, oldtype=MPI_FLOAT)");
+  const Type *I =
+      parse("vector(count=3, blocklength=1, stride=2, oldtype=MPI_INT)");
+  EXPECT_TRUE(F->precedes(I));
+  EXPECT_FALSE(I->precedes(F));
 }
 
 } // namespace

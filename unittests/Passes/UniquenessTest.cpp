@@ -10,9 +10,10 @@
 // given tree is cheaper than anything the planners build, the given tree is
 // kept and the flat one cannot reach it. docs/normalization.md names the
 // classes of such trees; the test counts the exceptions by class and
-// bounds their share, and that of the ones no class explains. DDTC_UNIQUENESS_TYPES sets the number
-// of types (default 2,000; the figures in the doc are for 10,000), and
-// DDTC_UNIQUENESS_SHOW=N prints the first N exceptions of each rewriting.
+// bounds their share, and that of the ones no class explains.
+// DDTC_UNIQUENESS_TYPES sets the number of types (default 2,000; the figures in
+// the doc are for 10,000), and DDTC_UNIQUENESS_SHOW=N prints the first N
+// exceptions of each rewriting.
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/IR/Equivalence.h"
@@ -136,8 +137,7 @@ TEST(UniquenessTest, EquivalentDescriptionsHaveOneNormalForm) {
     EXPECT_GT(Checked[R], Types / 10) << getRewritingName(R);
   }
   for (const auto &[Class, Count] : Classes)
-    std::printf("  flatten-level, %s: %u\n", std::string(Class).c_str(),
-                Count);
+    std::printf("  flatten-level, %s: %u\n", std::string(Class).c_str(), Count);
   // The share of flattened lists that lose the given tree's form (14% at
   // 10,000 types, docs/normalization.md), and of those no known class
   // explains: plain misses of the planners, which are bugs to find (0.5%).

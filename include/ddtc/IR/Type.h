@@ -117,7 +117,7 @@ uint64_t getOwnCost(TypeKind K, size_t NumInts, size_t NumOperands);
 /// it is the call's own size; their layouts count their expansions.
 uint64_t getConstructorCost(TypeKind K, size_t ListLength);
 /// Simpler kinds rank lower (predefined 0, contiguous 1, vector 2, ...,
-/// dup last): the tie-break of Type::isCheaperOrSimplerThan.
+/// dup last): the tie-break of compareTypes after the costs.
 unsigned getKindRank(TypeKind K);
 
 //===----------------------------------------------------------------------===//
@@ -252,20 +252,12 @@ public:
   bool isCheaperThan(const Type *O) const {
     return Layout.isCheaperThan(O->Layout);
   }
-  /// The same order, ties broken towards the simpler kind (getKindRank).
-  /// The canonicalizer accepts a rewrite only if it goes down this order:
-  /// some of its rewrites keep every cost (hvector-to-vector,
-  /// struct-to-hindexed of one entry) and must still count as progress,
-  /// and the order is well founded (naturals, then a finite rank), so
-  /// rewriting cannot cycle. Elsewhere a tie in cost is no reason to
-  /// prefer one description, so the plain order is used.
-  bool isCheaperOrSimplerThan(const Type *O) const {
-    if (isCheaperThan(O) || O->isCheaperThan(this))
-      return isCheaperThan(O);
-    return getKindRank(Kind) < getKindRank(O->Kind);
-  }
   /// The total order of descriptions (compareTypes) says this one comes
-  /// first: the cheaper, or of equal cost the simpler.
+  /// first: the cheaper, or of equal cost the simpler. The canonicalizer
+  /// accepts a rewrite only if it goes down this order: some of its
+  /// rewrites keep every cost (hvector-to-vector, struct-to-hindexed of one
+  /// entry) and must still count as progress. Elsewhere a tie in cost is no
+  /// reason to prefer the given description, so the plain order is used.
   bool precedes(const Type *O) const;
 
 protected:

@@ -2,12 +2,13 @@
 //
 // Canonicalization applies named rewrite patterns (the union of what MPICH,
 // Yaksa, Open MPI, TEMPI and libpack do at commit time) bottom-up until
-// none applies. A pattern proposes a replacement for one node whose
-// operands are already canonical; the driver accepts it only if it keeps
-// lb and extent (the typemap is kept by construction) and goes strictly
-// down the cost model's order, ties broken by kind rank
-// (Type::isCheaperOrSimplerThan) -- a well-founded order, so rewriting
-// cannot cycle; an iteration cap guards it anyway.
+// none applies. Every pattern proposes a replacement for one node whose
+// operands are already canonical; the driver takes the proposal first in
+// the total order on descriptions (Type::precedes: the cost model, then
+// kind rank, arguments, operands) if it keeps lb and extent (the typemap
+// is kept by construction) and comes before the node. Each step goes
+// strictly down that order, so rewriting cannot cycle; an iteration cap
+// guards it anyway.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DDTC_PASSES_CANONICALIZE_H

@@ -3,8 +3,9 @@
 // Rewrites a type into another description of the same typemap and bounds,
 // the way different programmers (or different MPI calls) describe one
 // layout: index lists spelled out, a struct of one type, nested contiguous
-// types, byte units, one level flattened, struct entries split, arrays expanded. The normal
-// form must not tell them apart (unittests/Passes/UniquenessTest.cpp).
+// types, byte units, one level flattened, struct entries split, arrays
+// expanded. The normal form must not tell them apart
+// (unittests/Passes/UniquenessTest.cpp).
 //
 // Each rewriting is applied to every node where it can be, bottom up. A
 // rewritten node whose bounds moved (a struct pads its extent, a flattened
