@@ -15,7 +15,9 @@ format=$(command -v clang-format-14 || command -v clang-format)
 check=
 if [ "$1" = "--check" ]; then check=1; shift; fi
 if [ $# -gt 0 ]; then
-  files="$*"
+  # Only C and C++ sources: clang-format would rewrite a Markdown file as
+  # if it were C++.
+  files=$(printf '%s\n' "$@" | grep -E '\.(c|cpp|h)$' || true)
 else
   files=$(git ls-files '*.c' '*.cpp' '*.h' |
           grep -v -E '(^|/)Inputs/|^examples/|^test/Source/|^test/Fuzz/corpus/')
