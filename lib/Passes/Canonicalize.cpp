@@ -153,37 +153,52 @@ const Type *mergeAdjacentBlocks(TypeContext &Ctx, const Type *T) {
   bool Bytes = T->getKind() != TypeKind::Indexed &&
                T->getKind() != TypeKind::IndexedBlock;
   std::span<const int64_t> Disp = T->getList(Block ? 0 : 1);
-  std::vector<int64_t> Bl =
-      Block ? std::vector<int64_t>(Disp.size(), T->getScalar(0))
-            : toVector(T->getList(0));
+  auto Length = [&](size_t I) {
+    return Block ? T->getScalar(0) : T->getList(0)[I];
+  };
+  auto TypeOf = [&](size_t I) { return T->getOperands()[Struct ? I : 0]; };
+  // Whether a block of Len elements of Op at displacement From ends where
+  // block I starts, in bytes (element displacements of an oldtype of
+  // extent 0 all sit at 0).
+  auto Touches = [&](int64_t From, int64_t Len, const Type *Op, size_t I) {
+    int64_t Extent = Op->extent();
+    if (TypeOf(I) != Op || Extent < 0 || Len <= 0 || Length(I) <= 0)
+      return false;
+    std::optional<int64_t> Start =
+        Bytes ? std::optional<int64_t>(From) : checkedMul(From, Extent);
+    std::optional<int64_t> Span = checkedMul(Len, Extent);
+    std::optional<int64_t> End =
+        Start && Span ? checkedAdd(*Start, *Span) : std::nullopt;
+    std::optional<int64_t> Next =
+        Bytes ? std::optional<int64_t>(Disp[I]) : checkedMul(Disp[I], Extent);
+    return End && Next && *End == *Next;
+  };
+  // Most lists have no touching blocks: count them before building
+  // anything (a block touching the one before it in the list merges, in
+  // chains too).
+  size_t Merges = 0;
+  for (size_t I = 1; I < Disp.size(); ++I)
+    Merges += Touches(Disp[I - 1], Length(I - 1), TypeOf(I - 1), I);
+  if (Merges == 0)
+    return nullptr;
+  // An indexed_block of n blocks that becomes an indexed of m: the list
+  // grows by 2m + 2 - (n + 3) and at most n - m copies are saved, so
+  // unless a third of the blocks merge the result is costlier.
+  size_t N = Disp.size(), M = N - Merges;
+  if (Block && 3 * M > 2 * N + 1)
+    return nullptr;
   std::vector<int64_t> NewBl, NewDisp;
   std::vector<const Type *> NewTypes;
-  for (size_t I = 0; I < Bl.size(); ++I) {
-    const Type *Op = T->getOperands()[Struct ? I : 0];
-    int64_t Extent = Op->extent();
-    if (!NewBl.empty() && (!Struct || NewTypes.back() == Op) && Extent >= 0) {
-      // Where the last block ends and this one starts, in bytes (element
-      // displacements of an oldtype of extent 0 all sit at 0).
-      std::optional<int64_t> Span = checkedMul(NewBl.back(), Extent);
-      std::optional<int64_t> End =
-          Span ? checkedAdd(Bytes ? NewDisp.back()
-                                  : checkedMul(NewDisp.back(), Extent)
-                                        .value_or(INT64_MAX),
-                            *Span)
-               : std::nullopt;
-      std::optional<int64_t> Start =
-          Bytes ? std::optional<int64_t>(Disp[I]) : checkedMul(Disp[I], Extent);
-      if (End && Start && *End == *Start && Bl[I] > 0 && NewBl.back() > 0) {
-        NewBl.back() += Bl[I];
-        continue;
-      }
+  for (size_t I = 0; I < Disp.size(); ++I) {
+    if (!NewBl.empty() &&
+        Touches(NewDisp.back(), NewBl.back(), NewTypes.back(), I)) {
+      NewBl.back() += Length(I);
+      continue;
     }
-    NewBl.push_back(Bl[I]);
+    NewBl.push_back(Length(I));
     NewDisp.push_back(Disp[I]);
-    NewTypes.push_back(Op);
+    NewTypes.push_back(TypeOf(I));
   }
-  if (NewBl.size() == Bl.size())
-    return nullptr;
   if (!Struct)
     NewTypes.resize(1);
   if (Block)

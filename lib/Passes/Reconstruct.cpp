@@ -59,7 +59,6 @@ std::optional<std::vector<Block>> regroupPairs(std::span<const Block> B,
   int64_t FirstSize = recon::elementSize(First.Basic);
   int64_t SecondSize = recon::elementSize(Second.Basic);
   std::vector<Block> Out;
-  bool Formed = false;
   auto Append = [&](const Block &X) {
     if (!Out.empty() && Out.back().Basic == X.Basic) {
       int64_t End;
@@ -73,28 +72,41 @@ std::optional<std::vector<Block>> regroupPairs(std::span<const Block> B,
     }
     Out.push_back(X);
   };
-  for (size_t I = 0; I < B.size(); ++I) {
-    Block Cur = B[I];
+  // Where block I's last element is the first component of a pair whose
+  // second is block I + 1's first element: that element's offset.
+  auto PairAt = [&](size_t I) -> std::optional<int64_t> {
     int64_t Last, Partner;
-    if (Cur.Basic != First.Basic || I + 1 == B.size() ||
+    if (B[I].Basic != First.Basic || I + 1 == B.size() ||
         B[I + 1].Basic != Second.Basic ||
-        __builtin_mul_overflow(Cur.Count - 1, FirstSize, &Last) ||
-        __builtin_add_overflow(Last, Cur.Offset, &Last) ||
+        __builtin_mul_overflow(B[I].Count - 1, FirstSize, &Last) ||
+        __builtin_add_overflow(Last, B[I].Offset, &Last) ||
         __builtin_add_overflow(Last, Second.Offset - First.Offset, &Partner) ||
-        B[I + 1].Offset != Partner) {
+        B[I + 1].Offset != Partner)
+      return std::nullopt;
+    return Last;
+  };
+  // Most typemaps hold no pair: find the first before copying anything.
+  size_t Start = 0;
+  while (Start < B.size() && !PairAt(Start))
+    ++Start;
+  if (Start == B.size())
+    return std::nullopt;
+  Out.reserve(B.size());
+  Out.assign(B.begin(), B.begin() + Start);
+  for (size_t I = Start; I < B.size(); ++I) {
+    const Block &Cur = B[I];
+    std::optional<int64_t> Last = PairAt(I);
+    if (!Last) {
       Append(Cur);
       continue;
     }
     if (Cur.Count > 1)
       Append({Cur.Offset, Cur.Count - 1, Cur.Basic});
-    Append({Last - First.Offset, 1, Pair});
-    Formed = true;
+    Append({*Last - First.Offset, 1, Pair});
     const Block &Next = B[++I];
     if (Next.Count > 1)
       Append({Next.Offset + SecondSize, Next.Count - 1, Next.Basic});
   }
-  if (!Formed)
-    return std::nullopt;
   return Out;
 }
 
@@ -357,11 +369,19 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
   // components it holds at the pair's offsets (MPI_2INT is two ints: as
   // ints its copies merge, which is always cheaper).
   std::vector<std::vector<Block>> Sequences;
+  std::vector<bool> Present(NumPredefined);
+  for (const Block &X : *Blocks)
+    Present[static_cast<unsigned>(X.Basic)] = true;
   for (PredefinedId Pair :
        {PredefinedId::FloatInt, PredefinedId::DoubleInt, PredefinedId::LongInt,
-        PredefinedId::ShortInt, PredefinedId::LongDoubleInt})
+        PredefinedId::ShortInt, PredefinedId::LongDoubleInt}) {
+    const PredefinedInfo &P = getPredefinedInfo(Pair);
+    if (!Present[static_cast<unsigned>(P.Components[0].Basic)] ||
+        !Present[static_cast<unsigned>(P.Components[1].Basic)])
+      continue;
     if (std::optional<std::vector<Block>> R = regroupPairs(*Blocks, Pair))
       Sequences.push_back(std::move(*R));
+  }
   Sequences.insert(Sequences.begin(), std::move(*Blocks));
   recon::PlannerLimits Limits{Options.DPBlocks, Options.StructWindow};
   const Type *Best = nullptr;
