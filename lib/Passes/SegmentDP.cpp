@@ -35,6 +35,7 @@
 #include <cassert>
 #include <deque>
 #include <limits>
+#include <optional>
 
 namespace ddtc::recon {
 
@@ -506,8 +507,31 @@ std::vector<Plan> SegmentDP::solve(bool NeedsPlacement) {
 
   // The table's best, placed if it must be and cannot absorb the offset.
   std::vector<Plan> Candidates{extract(0, N)};
-  if (NeedsPlacement && !Candidates.front().isShiftable())
+  if (NeedsPlacement && !Candidates.front().isShiftable()) {
     Candidates.front().Cost += PlacementCost;
+    // The table keeps one plan per segment, chosen without placement: a
+    // repeated chunk whose plan is a vector (blocks that descend, say)
+    // ties with the chunk's index list, but only the list takes the
+    // offset for free. The same repetition of the list, unplaced.
+    Plan Alt = Candidates.front();
+    if ((Alt.Kind == PlanKind::Repeat || Alt.Kind == PlanKind::Contig) &&
+        !Alt.Children.empty()) {
+      Plan &Chunk = Alt.Children.front();
+      size_t M = Chunk.size();
+      std::optional<Plan> List;
+      if (SameShape[Chunk.Begin] >= M)
+        List = Plan::make(PlanKind::IndexBlock, Chunk.Begin, Chunk.End,
+                          indexBlockCost32(M));
+      else if (SameBasic[Chunk.Begin] >= M)
+        List = Plan::make(PlanKind::Indexed, Chunk.Begin, Chunk.End,
+                          indexedCost32(M));
+      if (List && M >= 2) {
+        Alt.Cost = Alt.Cost - PlacementCost - Chunk.Cost + List->Cost;
+        Chunk = std::move(*List);
+        Candidates.push_back(std::move(Alt));
+      }
+    }
+  }
 
   // A leaf over everything takes the offset for free.
   if (SameShape[0] >= N || SameBasic[0] >= N) {
