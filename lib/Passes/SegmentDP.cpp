@@ -514,7 +514,8 @@ std::vector<Plan> SegmentDP::solve(bool NeedsPlacement) {
     // ties with the chunk's index list, but only the list takes the
     // offset for free. The same repetition of the list, unplaced.
     Plan Alt = Candidates.front();
-    if ((Alt.Kind == PlanKind::Repeat || Alt.Kind == PlanKind::Contig) &&
+    if ((Alt.Kind == PlanKind::Repeat || Alt.Kind == PlanKind::Contig ||
+         Alt.Kind == PlanKind::VectorBl) &&
         !Alt.Children.empty()) {
       Plan &Chunk = Alt.Children.front();
       size_t M = Chunk.size();
