@@ -357,6 +357,36 @@ const Type *structToHIndexed(TypeContext &Ctx, const Type *T) {
       Ctx.getHIndexed(S->getBlockLengths(), S->getDisplacements(), Types[0]));
 }
 
+/// A vector of vectors of single elements E bytes apart, the outer stride
+/// a multiple s of E: the elements are copies of resized(lb, E, X), and
+/// (h)vector(c, 1, s * E, (h)vector(b, 1, E, X)) -> vector(c, b, s,
+/// resized(lb(X), E, X)), one node less. Its upper bound ends a whole E
+/// after the last element, so the rewrite is mostly taken under a resized
+/// that sets those bounds anyway (which it then replaces), or wrapped in
+/// one when that is still cheaper.
+const Type *resizedElement(TypeContext &Ctx, const Type *T) {
+  const Type *Root = T;
+  if (auto *R = dyn_cast<ResizedType>(T))
+    Root = R->getOldType();
+  auto *Outer = dyn_cast<VectorType>(Root);
+  auto *Inner = Outer ? dyn_cast<VectorType>(Outer->getOldType()) : nullptr;
+  if (!Inner || Outer->getBlockLength() != 1 || Inner->getBlockLength() != 1 ||
+      Inner->getCount() < 2 || Outer->getCount() < 2)
+    return nullptr;
+  const Type *X = Inner->getOldType();
+  int64_t E = Inner->getByteStride(), S = Outer->getByteStride();
+  if (E <= 0 || E == X->extent() || S % E != 0)
+    return nullptr;
+  const Type *Element = value(Ctx.getResized(X->lb(), E, X));
+  const Type *V = Element
+                      ? value(Ctx.getVector(Outer->getCount(),
+                                            Inner->getCount(), S / E, Element))
+                      : nullptr;
+  if (!V || V->hasSameBounds(T))
+    return V;
+  return value(Ctx.getResized(T->lb(), T->extent(), V));
+}
+
 /// vector(c2, 1, S, vector(c1, b, s, T)) where the outer stride S is c1
 /// inner strides -> vector(c1 * c2, b, s, T)
 const Type *mergeNestedVectors(TypeContext &Ctx, const Type *T) {
