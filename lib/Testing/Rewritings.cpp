@@ -9,7 +9,9 @@
 //===----------------------------------------------------------------------===//
 #include "ddtc/Testing/Rewritings.h"
 
+#include "ddtc/IR/TypePieces.h"
 #include "ddtc/Support/Casting.h"
+#include "ddtc/Support/CheckedInt.h"
 
 #include <algorithm>
 #include <optional>
@@ -28,86 +30,27 @@ struct BlockList {
   const Type *Old = nullptr;
 };
 
-std::optional<int64_t> mul(int64_t A, int64_t B) {
-  int64_t R;
-  if (__builtin_mul_overflow(A, B, &R))
-    return std::nullopt;
-  return R;
-}
-
-std::optional<int64_t> add(int64_t A, int64_t B) {
-  int64_t R;
-  if (__builtin_add_overflow(A, B, &R))
-    return std::nullopt;
-  return R;
-}
-
-/// T's data as blocks of one oldtype, if T is a list of one oldtype.
+/// T's data as blocks of one oldtype, if T is a list of one oldtype: its
+/// pieces (ddtc/IR/TypePieces.h), when they all copy the same child.
 std::optional<BlockList> asBlockList(const Type *T) {
-  BlockList L;
-  auto Listed = [&](std::span<const int64_t> Counts,
-                    std::span<const int64_t> Disps,
-                    int64_t Unit) -> std::optional<BlockList> {
-    if (Counts.size() > MaxListLength)
-      return std::nullopt;
-    for (size_t I = 0; I < Disps.size(); ++I) {
-      std::optional<int64_t> D = mul(Disps[I], Unit);
-      if (!D)
-        return std::nullopt;
-      L.Counts.push_back(Counts[I]);
-      L.Disps.push_back(*D);
-    }
-    return L;
-  };
-  if (auto *S = dyn_cast<StructType>(T)) {
-    auto Types = S->getTypes();
-    if (Types.empty() ||
-        !std::all_of(Types.begin(), Types.end(),
-                     [&](const Type *X) { return X == Types.front(); }))
-      return std::nullopt;
-    L.Old = Types.front();
-    return Listed(S->getBlockLengths(), S->getDisplacements(), 1);
-  }
-  if (T->getKind() == TypeKind::Predefined ||
-      T->getKind() == TypeKind::Resized || T->getKind() == TypeKind::Dup ||
-      T->getExpansion())
+  TypeKind K = T->getKind();
+  if (K == TypeKind::Predefined || K == TypeKind::Resized ||
+      K == TypeKind::Dup || T->getExpansion())
     return std::nullopt;
-  L.Old = T->getOldType();
-  int64_t Ext = L.Old->extent();
-  if (auto *C = dyn_cast<ContiguousType>(T)) {
-    int64_t Count[] = {C->getCount()}, Zero[] = {0};
-    return Listed(Count, Zero, 1);
-  }
-  if (auto *V = dyn_cast<VectorType>(T)) {
-    if (V->getCount() < 0 || size_t(V->getCount()) > MaxListLength)
+  uint64_t N = getNumPieces(T);
+  if (N > MaxListLength || (N == 0 && K == TypeKind::Struct))
+    return std::nullopt;
+  BlockList L;
+  // An empty list still has its oldtype (and bounds of none of its data).
+  L.Old = N == 0 ? T->getOldType() : getPiece(T, 0).Child;
+  for (uint64_t I = 0; I < N; ++I) {
+    TypePiece P = getPiece(T, I);
+    if (P.Child != L.Old)
       return std::nullopt;
-    int64_t Stride = V->getStride();
-    if (!V->isByteStride()) {
-      std::optional<int64_t> S = mul(Stride, Ext);
-      if (!S)
-        return std::nullopt;
-      Stride = *S;
-    }
-    std::vector<int64_t> Counts(size_t(V->getCount()), V->getBlockLength());
-    std::vector<int64_t> Disps;
-    for (int64_t I = 0; I < V->getCount(); ++I) {
-      std::optional<int64_t> D = mul(I, Stride);
-      if (!D)
-        return std::nullopt;
-      Disps.push_back(*D);
-    }
-    return Listed(Counts, Disps, 1);
+    L.Counts.push_back(P.Reps);
+    L.Disps.push_back(P.Disp);
   }
-  if (auto *X = dyn_cast<IndexedType>(T))
-    return Listed(X->getBlockLengths(), X->getDisplacements(),
-                  X->isByteDisplacement() ? 1 : Ext);
-  if (auto *X = dyn_cast<IndexedBlockType>(T)) {
-    std::vector<int64_t> Counts(X->getDisplacements().size(),
-                                X->getBlockLength());
-    return Listed(Counts, X->getDisplacements(),
-                  X->getKind() == TypeKind::HIndexedBlock ? 1 : Ext);
-  }
-  return std::nullopt;
+  return L;
 }
 
 /// New, resized to Old's bounds if it lost them.
@@ -196,7 +139,8 @@ const Type *byteUnits(TypeContext &Ctx, const Type *T) {
   switch (T->getKind()) {
   case TypeKind::Vector: {
     auto *V = cast<VectorType>(T);
-    std::optional<int64_t> S = mul(V->getStride(), V->getOldType()->extent());
+    std::optional<int64_t> S =
+        checkedMul(V->getStride(), V->getOldType()->extent());
     return S ? orNull(Ctx.getHVector(V->getCount(), V->getBlockLength(), *S,
                                      V->getOldType()))
              : nullptr;
@@ -229,11 +173,11 @@ const Type *flattenLevel(TypeContext &Ctx, const Type *T) {
   Flat.Old = Inner->Old;
   for (size_t I = 0; I < Outer->Counts.size(); ++I)
     for (int64_t J = 0; J < Outer->Counts[I]; ++J) {
-      std::optional<int64_t> Copy = mul(J, Ext);
-      if (!Copy || !(Copy = add(*Copy, Outer->Disps[I])))
+      std::optional<int64_t> Copy = checkedMul(J, Ext);
+      if (!Copy || !(Copy = checkedAdd(*Copy, Outer->Disps[I])))
         return nullptr;
       for (size_t K = 0; K < Inner->Counts.size(); ++K) {
-        std::optional<int64_t> D = add(*Copy, Inner->Disps[K]);
+        std::optional<int64_t> D = checkedAdd(*Copy, Inner->Disps[K]);
         if (!D || Flat.Counts.size() == MaxListLength)
           return nullptr;
         Flat.Counts.push_back(Inner->Counts[K]);
@@ -262,8 +206,8 @@ const Type *splitStructEntries(TypeContext &Ctx, const Type *T) {
       Changed |= I + 1 < S->getTypes().size();
       continue;
     }
-    std::optional<int64_t> Second = mul(B / 2, X->extent());
-    if (B >= 2 && Second && (Second = add(*Second, D))) {
+    std::optional<int64_t> Second = checkedMul(B / 2, X->extent());
+    if (B >= 2 && Second && (Second = checkedAdd(*Second, D))) {
       Lengths.insert(Lengths.end(), {B / 2, B - B / 2});
       Disps.insert(Disps.end(), {D, *Second});
       Types.insert(Types.end(), {X, X});
