@@ -439,8 +439,8 @@ const Type *Reconstructor::reconstruct(const Type *T) {
   if (!R)
     R = rebuildOperands(T);
   R = Canon.canonicalize(R);
-  // The planners are exact only within their budgets (and build pair types
-  // from their components): never hand back something costlier.
+  // The planners are exact only within their budgets and their candidate
+  // families (docs/normalization.md): never hand back something costlier.
   if (T->isCheaperThan(R)) {
     ++KeptAsGiven;
     R = T;

@@ -159,8 +159,9 @@ const Type *byteUnits(TypeContext &Ctx, const Type *T) {
   }
 }
 
-/// T, a list of copies of a list Y of Z, as one list of Z -- when Y
-/// carries no bounds of its own (the copies sit at Y's extent).
+/// T, a list of copies of a list Y of Z, as one list of Z: copy j of Y
+/// sits j extents of Y after its block (bounds Y set itself are lost, and
+/// restored by the caller's resized).
 const Type *flattenLevel(TypeContext &Ctx, const Type *T) {
   std::optional<BlockList> Outer = asBlockList(T);
   if (!Outer)

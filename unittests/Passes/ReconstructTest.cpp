@@ -47,8 +47,7 @@ const Type *listBlocks(TypeContext &Ctx, const Type *T) {
   return R ? *R : nullptr;
 }
 
-/// True if T's tree mentions a pair type (MPI_DOUBLE_INT, ...), which
-/// reconstruction would spell as a struct of its components.
+/// True if T's tree mentions a pair type (MPI_DOUBLE_INT, ...).
 bool hasPairType(const Type *T) {
   if (auto *P = dyn_cast<PredefinedType>(T))
     return !P->getInfo().isBasic();
@@ -82,7 +81,11 @@ TEST(ReconstructTest, RandomTypesNormalizeEquivalentCheaperAndUnique) {
     Cheaper += LF.isCheaperThan(LT);
     EXPECT_EQ(N.normalize(F), F) << "not a fixpoint: " << printType(F);
 
-    if (T->size() == 0 || hasPairType(T))
+    // A type without data normalizes to its bounds alone (bounds-only),
+    // as its listing does. A pair type's element may split a run of its
+    // first component where the cost model prefers the pair, so the
+    // pieces check below does not hold for them.
+    if (hasPairType(T))
       continue;
     const Type *L = listBlocks(Ctx, T);
     ASSERT_TRUE(L) << printType(T);

@@ -139,7 +139,9 @@ struct TypeLayout {
   /// Copy operations a pack engine performs for one instance when it
   /// copies a block of a dense oldtype at once and descends otherwise (as
   /// TypemapWalker does before merging runs); saturating. Never below
-  /// Blocks.Count, equal to it for the normal form.
+  /// Blocks.Count, equal to it for a normal form rebuilt from basic
+  /// blocks (a regrouped pair type can split a run of its first
+  /// component where the cost model prefers the pair).
   uint64_t Pieces = 0;
   /// Every entry has this basic type (absent for mixed or empty typemaps).
   std::optional<PredefinedId> UniformBasic;
