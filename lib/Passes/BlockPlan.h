@@ -128,8 +128,15 @@ uint64_t segmentDPLowerBound(std::span<const Block> Blocks);
 /// Candidate plans for any number of blocks, cheapest predicted first:
 /// sequences up to L.DPBlocks get the DP; longer ones Kalany-Traeff
 /// repetition by divisors, else lattice pieces.
+///
+/// Budget: plans predicted to cost more than this are of no use to the
+/// caller (the given description is cheaper). When a lower bound on the
+/// lattice pieces at the top of a long sequence already exceeds it, they
+/// are not planned, and the single index list stands in for them; if that
+/// list exceeds the budget too, there is no candidate (an empty result).
 std::vector<Plan> planBlocks(std::span<const Block> Blocks,
-                             const PlannerLimits &L);
+                             const PlannerLimits &L,
+                             uint64_t Budget = UINT64_MAX);
 
 } // namespace ddtc::recon
 

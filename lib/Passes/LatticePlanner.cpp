@@ -57,7 +57,13 @@ class LargePlanner {
 public:
   LargePlanner(std::span<const Block> B, const PlannerLimits &L) : B(B), L(L) {}
 
-  Plan plan(size_t I, size_t J, bool NeedsPlacement);
+  /// Budget: see planBlocks; it bounds the plan of the whole sequence only.
+  Plan plan(size_t I, size_t J, bool NeedsPlacement,
+            uint64_t Budget = UINT64_MAX);
+  /// The pieces at the top were not planned because no struct of them
+  /// fits the budget, and the index list that stands in for them does not
+  /// fit it either.
+  bool overBudget() const { return OverBudget; }
 
 private:
   bool translationAt(size_t T, size_t Q, int64_t &D) const {
@@ -71,10 +77,20 @@ private:
   Plan leaf(size_t I, size_t J) const;
   Plan lattice(size_t T, size_t A, size_t Rows) const;
   Plan repetition(size_t I, size_t M, size_t Q);
-  Plan pieces(size_t I, size_t J);
+  Plan pieces(size_t I, size_t J, uint64_t Budget);
+  /// A stretch of the sequence that pieces() plans on its own.
+  struct Cut {
+    size_t From, To;
+    bool Merged;            ///< short irregular pieces glued together
+    size_t A = 0, Rows = 0; ///< a lattice piece: its row length and rows
+  };
+  /// Whether a struct of these pieces is, once built and canonicalized,
+  /// never cheaper than its plan predicts.
+  bool budgetHolds(std::span<const Cut> Cuts) const;
 
   std::span<const Block> B;
   PlannerLimits L;
+  bool OverBudget = false;
 };
 
 size_t LargePlanner::matchedAfter(size_t I, size_t Q, size_t J) const {
@@ -172,14 +188,45 @@ Plan LargePlanner::repetition(size_t I, size_t M, size_t Q) {
   return P;
 }
 
-Plan LargePlanner::pieces(size_t I, size_t J) {
+bool LargePlanner::budgetHolds(std::span<const Cut> Cuts) const {
+  // The budget compares predicted costs with the given description's, but
+  // the caller canonicalizes what is built. Two rewrites can make a struct
+  // of pieces cheaper than its plan: struct-to-hindexed, when every piece
+  // is the same tree (copies of one chunk at arbitrary translations, which
+  // the pieces do not plan), and merged copies of a chunk whose struct
+  // extent was padded beyond its span (a pair type, or blocks off the
+  // element grid). Lists of one basic type on its grid, in pieces that
+  // are not all alike, have neither.
+  PredefinedId Basic = B[Cuts.front().From].Basic;
+  int64_t Size = elementSize(Basic);
+  if (!getPredefinedInfo(Basic).isBasic())
+    return false;
+  for (size_t T = Cuts.front().From; T < Cuts.back().To; ++T)
+    if (B[T].Basic != Basic ||
+        (B[T].Offset - B[Cuts.front().From].Offset) % Size)
+      return false;
+  auto Alike = [&](const Cut &X, const Cut &Y) {
+    if (X.To - X.From != Y.To - Y.From)
+      return false;
+    for (size_t K = 0; K < X.To - X.From; ++K)
+      if (!B[X.From + K].sameShape(B[Y.From + K]) ||
+          B[X.From + K].Offset - B[X.From].Offset !=
+              B[Y.From + K].Offset - B[Y.From].Offset)
+        return false;
+    return true;
+  };
+  // Single blocks are struct entries of the basic type itself, whatever
+  // their length.
+  auto Same = [&](const Cut &X) {
+    size_t Len = X.To - X.From, Len0 = Cuts.front().To - Cuts.front().From;
+    return Len == 1 && Len0 == 1 ? true : Alike(X, Cuts.front());
+  };
+  return !std::all_of(Cuts.begin(), Cuts.end(), Same);
+}
+
+Plan LargePlanner::pieces(size_t I, size_t J, uint64_t Budget) {
   // Greedy maximal lattice prefixes: a row of A equal blocks at one stride,
   // then as many whole copies of that row as follow at one translation.
-  struct Cut {
-    size_t From, To;
-    bool Merged;            ///< short irregular pieces glued together
-    size_t A = 0, Rows = 0; ///< a lattice piece: its row length and rows
-  };
   std::vector<Cut> Cuts;
   for (size_t T = I; T < J;) {
     size_t A = 1 + matchedAfter(T, 1, J);
@@ -201,12 +248,18 @@ Plan LargePlanner::pieces(size_t I, size_t J) {
   // lower bound on the struct's cost already reaches the list's, skip the
   // pieces. Every term below is at most the cost the loop after it adds
   // (exact for leaves and lattices, the DP's bound for the stretches it
-  // plans, 0 for longer pieces), so the returned plan is the same.
+  // plans, 0 for longer pieces), so the returned plan is the same. A bound
+  // above the caller's budget skips them too: the struct would lose to the
+  // given description, and so does the list -- where canonicalization
+  // cannot make the built struct cheaper than its plan (budgetHolds).
   Plan Whole = leaf(I, J);
   if (Whole.Kind != PlanKind::Struct) {
+    if (Budget != UINT64_MAX && !budgetHolds(Cuts))
+      Budget = UINT64_MAX;
     uint64_t Bound = StructBaseCost;
+    auto Hopeless = [&] { return Bound >= Whole.Cost || Bound > Budget; };
     for (const Cut &C : Cuts) {
-      if (Bound >= Whole.Cost)
+      if (Hopeless())
         break;
       size_t Len = C.To - C.From;
       Bound += StructEntryCost;
@@ -219,8 +272,10 @@ Plan LargePlanner::pieces(size_t I, size_t J) {
       else if (Len <= L.DPBlocks)
         Bound += segmentDPLowerBound(B.subspan(C.From, Len));
     }
-    if (Bound >= Whole.Cost)
+    if (Hopeless()) {
+      OverBudget = Bound > Budget && Whole.Cost > Budget;
       return Whole;
+    }
   }
 
   Plan S;
@@ -244,7 +299,8 @@ Plan LargePlanner::pieces(size_t I, size_t J) {
   return S;
 }
 
-Plan LargePlanner::plan(size_t I, size_t J, bool NeedsPlacement) {
+Plan LargePlanner::plan(size_t I, size_t J, bool NeedsPlacement,
+                        uint64_t Budget) {
   size_t M = J - I;
   if (M <= L.DPBlocks) {
     Plan P =
@@ -255,18 +311,21 @@ Plan LargePlanner::plan(size_t I, size_t J, bool NeedsPlacement) {
   for (size_t Q : divisorsAscending(M))
     if (Q < M && matchedAfter(I, Q, J) == M - Q)
       return repetition(I, M, Q);
-  return pieces(I, J);
+  return pieces(I, J, Budget);
 }
 
 } // namespace
 
 std::vector<Plan> planBlocks(std::span<const Block> Blocks,
-                             const PlannerLimits &L) {
+                             const PlannerLimits &L, uint64_t Budget) {
   bool NeedsPlacement = Blocks.front().Offset != 0;
   if (Blocks.size() <= L.DPBlocks)
     return planSegmentDP(Blocks, L, NeedsPlacement);
+  LargePlanner Planner(Blocks, L);
+  Plan P = Planner.plan(0, Blocks.size(), NeedsPlacement, Budget);
   std::vector<Plan> One;
-  One.push_back(LargePlanner(Blocks, L).plan(0, Blocks.size(), NeedsPlacement));
+  if (!Planner.overBudget())
+    One.push_back(std::move(P));
   return One;
 }
 

@@ -384,11 +384,28 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
   }
   Sequences.insert(Sequences.begin(), std::move(*Blocks));
   recon::PlannerLimits Limits{Options.DPBlocks, Options.StructWindow};
+  // reconstruct() keeps T unless the rebuilt tree is at least as cheap. A
+  // built tree's total cost is its description size (not below its plan's
+  // predicted cost: struct padding only adds a resized) plus its pieces
+  // (not below the typemap's maximal blocks), so plans predicted above
+  // this budget lose to T. (Canonicalization can still lower a built
+  // tree; on long sequences, the only ones pruned, a test checks that the
+  // pruning changes no normal form: ReconstructTest.)
+  uint64_t Budget = UINT64_MAX;
+  if (KeepBounds && Options.PruneByGiven) {
+    const TypeLayout &L = T->getLayout();
+    if (L.totalCost() != UINT64_MAX)
+      Budget =
+          L.totalCost() > L.Blocks.Count ? L.totalCost() - L.Blocks.Count : 0;
+  }
   const Type *Best = nullptr;
+  bool Hopeless = false;
   for (const std::vector<Block> &Seq : Sequences) {
     PlanBuilder Builder(Ctx, Seq);
     int64_t Shift = Seq.front().Offset;
-    for (const Plan &P : recon::planBlocks(Seq, Limits)) {
+    std::vector<Plan> Plans = recon::planBlocks(Seq, Limits, Budget);
+    Hopeless |= Plans.empty();
+    for (const Plan &P : Plans) {
       Expected<const Type *> X = Builder.build(P, Shift);
       if (X && KeepBounds && !(*X)->hasSameBounds(T)) {
         X = Ctx.getResized(T->lb(), T->extent(), *X);
@@ -415,7 +432,11 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
         Best = *X;
     }
   }
-  return Best;
+  if (Best || !Hopeless)
+    return Best;
+  // Nothing that could have been built would have beaten T.
+  ++Pruned;
+  return T;
 }
 
 uint64_t Reconstructor::flatBudget(const Type *T) const {

@@ -607,8 +607,26 @@ std::vector<Plan> planSegmentDP(std::span<const Block> Blocks,
 //   cost >= n + 3 - (positions matching at lag 1)
 //               - sum over q in [2, n/2] and clusters K at lag q of (|K|-1).
 //
+// Shape changes add to it. Say a position is matched when it matches at
+// some lag in [1, n/2], and call a shape change (blocks u and u+1 differ
+// in shape) free when neither it nor a neighbouring position is matched.
+// Take the lowest node holding blocks u and u+1 of a free change. Not an
+// index_block or arith leaf (their blocks share one shape); not a
+// repetition node, where u would lie in a copy after the first (matched
+// at lag q), or between two copies or subs, where u + 1, the first
+// position inside the next copy or sub, is matched (q, p >= 2). So it is
+// an indexed leaf, whose term charges each of its m - 1 inner positions
+// 1, or a struct, whose term charges each of its P - 1 boundaries 2
+// (2 - 2s - 6o <= 2 - 2P). Free changes are unmatched and claim no
+// saving, so
+//
+//   cost >= n + 3 + (free shape changes) - (the savings above).
+//
 // In a random list matches at lag q >= 2 come alone (two within 2 steps at
-// one lag are rare), so the bound is within a few units of the leaf.
+// one lag are rare), so the bound is within a few units of the cheapest
+// plan without repetition when its blocks share one shape, and a sorted
+// list whose blocks sometimes touch (runs of two lengths) pays its shape
+// changes.
 uint64_t segmentDPLowerBound(std::span<const Block> Blocks) {
   size_t N = Blocks.size();
   assert(N >= 2);
@@ -620,14 +638,20 @@ uint64_t segmentDPLowerBound(std::span<const Block> Blocks) {
     return Gap[U] == Gap[U - Q] && Blocks[U].sameShape(Blocks[U - Q]) &&
            Blocks[U + 1].sameShape(Blocks[U + 1 - Q]);
   };
+  // Matched[u]: position u matches at some lag in [1, n/2].
+  std::vector<char> Matched(N - 1, 0);
   uint64_t Saving = 0;
   for (size_t U = 1; U + 1 < N; ++U)
-    Saving += Matches(U, 1);
+    if (Matches(U, 1)) {
+      ++Saving;
+      Matched[U] = 1;
+    }
   for (size_t Q = 2; Q <= N / 2; ++Q) {
     size_t Cluster = 0, Last = 0;
     for (size_t U = Q; U + 1 < N; ++U) {
       if (!Matches(U, Q))
         continue;
+      Matched[U] = 1;
       if (Cluster && U - Last > 2) {
         Saving += Cluster - 1;
         Cluster = 0;
@@ -638,7 +662,12 @@ uint64_t segmentDPLowerBound(std::span<const Block> Blocks) {
     if (Cluster)
       Saving += Cluster - 1;
   }
-  uint64_t Leaf = indexBlockCost(N);
+  // Free shape changes (the second part of the argument above).
+  uint64_t Changes = 0;
+  for (size_t U = 0; U + 1 < N; ++U)
+    Changes += !Blocks[U].sameShape(Blocks[U + 1]) && !Matched[U] &&
+               (U == 0 || !Matched[U - 1]) && (U + 2 == N || !Matched[U + 1]);
+  uint64_t Leaf = indexBlockCost(N) + Changes;
   return Saving >= Leaf ? 0 : Leaf - Saving;
 }
 

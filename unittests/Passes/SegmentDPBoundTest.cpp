@@ -4,8 +4,8 @@
 // program returns: the lattice planner skips the program on its word
 // (LatticePlanner.cpp), and a bound that is too high would change normal
 // forms. Random block lists with the structure the program exploits
-// (equal gaps, repeated chunks, back-to-back copies, mixed shapes) and
-// without it.
+// (equal gaps, repeated chunks, back-to-back copies, mixed shapes, whose
+// changes the bound charges) and without it.
 //
 //===----------------------------------------------------------------------===//
 #include "../../lib/Passes/BlockPlan.h"
@@ -26,6 +26,7 @@ std::vector<Block> randomBlocks(std::mt19937_64 &Rng, size_t N) {
   uint64_t Alphabet = 1 + Pick(Pick(2) ? 4 : 100);
   uint64_t Shapes = 1 + Pick(3);
   bool Touch = Pick(4) == 0;
+  bool MixBasics = Pick(4) == 0;
   std::vector<Block> B;
   int64_t At = int64_t(Pick(64));
   while (B.size() < N) {
@@ -48,7 +49,10 @@ std::vector<Block> randomBlocks(std::mt19937_64 &Rng, size_t N) {
       continue;
     }
     int64_t Count = 1 + int64_t(Pick(Shapes));
-    B.push_back({At, Count, PredefinedId::Double});
+    // Shapes differ by length and, in some lists, by basic type.
+    PredefinedId Basic =
+        MixBasics && Pick(4) == 0 ? PredefinedId::Int64 : PredefinedId::Double;
+    B.push_back({At, Count, Basic});
     At += 8 * (Count + int64_t(Pick(Alphabet)) + (Touch ? 0 : 1));
   }
   return B;

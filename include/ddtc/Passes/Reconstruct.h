@@ -37,6 +37,10 @@ struct ReconstructOptions {
   size_t DPBlocks = 2048;
   /// Longest segment a struct node spans inside the dynamic program.
   size_t StructWindow = 32;
+  /// Skip planning the pieces of a long block sequence that provably
+  /// cannot beat the given description (planBlocks' budget). Off only to
+  /// test that it changes nothing.
+  bool PruneByGiven = true;
 };
 
 class Reconstructor {
@@ -60,10 +64,14 @@ public:
   /// Types whose reconstruction came out costlier than the input and were
   /// kept as given (the planner is exact only within its budgets).
   unsigned getNumKeptAsGiven() const { return KeptAsGiven; }
+  /// Types kept as given without planning all their pieces: a lower bound
+  /// showed nothing built from them could be cheaper (PruneByGiven).
+  unsigned getNumPruned() const { return Pruned; }
 
 private:
   /// The reconstructed tree of T's typemap (bounds adjusted if
-  /// KeepBounds), or null if T is empty or too large to flatten.
+  /// KeepBounds), or null if T is empty or too large to flatten; T itself
+  /// if KeepBounds and the planners proved that no plan can beat it.
   const Type *rebuild(const Type *T, uint64_t Count, bool KeepBounds);
   const Type *rebuildOperands(const Type *T);
 
@@ -74,6 +82,7 @@ private:
   Canonicalizer Canon;
   std::unordered_map<const Type *, const Type *> Memo;
   unsigned KeptAsGiven = 0;
+  unsigned Pruned = 0;
 };
 
 std::unique_ptr<Pass> createReconstructPass();
