@@ -35,6 +35,8 @@ std::optional<std::vector<Block>> flatten(const Type *T, uint64_t Count,
       Estimate > Max)
     return std::nullopt;
   std::vector<Block> Blocks;
+  Blocks.reserve(
+      Estimate); // merged byte blocks: typed ones are as many or more
   TypemapWalker Walker(T, Count, WalkMode::Typed);
   for (TypemapRun Run; Walker.next(Run);) {
     if (Blocks.size() == Max)

@@ -597,24 +597,34 @@ std::vector<Plan> planSegmentDP(std::span<const Block> Blocks,
 // indexed_chunk by those inside copies and the at least R - 2k positions
 // between two back-to-back copies that follow another such position.
 // So a node's term is at most its arith run's length, or else the sum,
-// over one or two "parts" -- positions matching at one lag q >= 2, no two
-// consecutive ones more than 2 apart -- of (part size - 1). Nodes claim
-// disjoint positions (a chunk's nodes lie in its first copy, struct pieces
-// do not overlap), a part lies within one cluster of the positions that
-// match at its lag (consecutive ones at most 2 apart), and every part in
-// a cluster takes at least 1 from its size. Hence
+// over one or two "parts" -- positions matching at one lag q >= 2 -- of
+// (part size - 1) for a first part and (part size - 2) for a second:
+// a one-part node takes 2 to 4 from its part, a two-part node 3 from
+// both. A node whose term is positive has a first part of at least 3
+// positions (contig (r-1)q - 1 > 2; the others more; a two-part node's
+// first part has at least q - 1 >= 3, its chunk being b >= 2 subs of
+// p >= 2). Parts are runs of consecutive matching positions, but for
+// the chunks at arbitrary translations, whose copies' insides (runs of at
+// least q - 1) are one unmatched position apart. Call a chain at lag q a
+// lone run, or runs each of at least q - 1 positions, one apart: every
+// part lies within one chain. Nodes claim disjoint positions (a chunk's
+// nodes lie in its first copy, struct pieces do not overlap), every part
+// in a chain takes at least 1 from its size, and a chain of 1 or 2
+// positions holds no first part, so it gives nothing. Hence
 //
 //   cost >= n + 3 - (positions matching at lag 1)
-//               - sum over q in [2, n/2] and clusters K at lag q of (|K|-1).
+//               - sum over q in [2, n/2] and chains K at lag q, |K| >= 3,
+//                 of (|K| - 1).
 //
 // Shape changes add to it. Say a position is matched when it matches at
 // some lag in [1, n/2], and call a shape change (blocks u and u+1 differ
-// in shape) free when neither it nor a neighbouring position is matched.
-// Take the lowest node holding blocks u and u+1 of a free change. Not an
-// index_block or arith leaf (their blocks share one shape); not a
-// repetition node, where u would lie in a copy after the first (matched
-// at lag q), or between two copies or subs, where u + 1, the first
-// position inside the next copy or sub, is matched (q, p >= 2). So it is
+// in shape) free when it is not matched and, for no lag q >= 2, are the
+// q - 1 positions after it all matched at lag q. Take the lowest node
+// holding blocks u and u+1 of a free change. Not an index_block or arith
+// leaf (their blocks share one shape); not a repetition node, where u
+// would lie in a copy after the first (matched at lag q), or between two
+// copies of q blocks or subs of p, where the q - 1 (p - 1) positions
+// inside the next copy (sub) all match at lag q (p >= 2). So it is
 // an indexed leaf, whose term charges each of its m - 1 inner positions
 // 1, or a struct, whose term charges each of its P - 1 boundaries 2
 // (2 - 2s - 6o <= 2 - 2P). Free changes are unmatched and claim no
@@ -638,8 +648,10 @@ uint64_t segmentDPLowerBound(std::span<const Block> Blocks) {
     return Gap[U] == Gap[U - Q] && Blocks[U].sameShape(Blocks[U - Q]) &&
            Blocks[U + 1].sameShape(Blocks[U + 1 - Q]);
   };
-  // Matched[u]: position u matches at some lag in [1, n/2].
-  std::vector<char> Matched(N - 1, 0);
+  // Matched[u]: position u matches at some lag in [1, n/2]. Opens[u]: for
+  // some lag q >= 2, the q - 1 positions after u all match at lag q (u may
+  // end a copy of q blocks and the next copy begin).
+  std::vector<char> Matched(N - 1, 0), Opens(N - 1, 0);
   uint64_t Saving = 0;
   for (size_t U = 1; U + 1 < N; ++U)
     if (Matches(U, 1)) {
@@ -647,26 +659,39 @@ uint64_t segmentDPLowerBound(std::span<const Block> Blocks) {
       Matched[U] = 1;
     }
   for (size_t Q = 2; Q <= N / 2; ++Q) {
-    size_t Cluster = 0, Last = 0;
-    for (size_t U = Q; U + 1 < N; ++U) {
-      if (!Matches(U, Q))
-        continue;
-      Matched[U] = 1;
-      if (Cluster && U - Last > 2) {
-        Saving += Cluster - 1;
-        Cluster = 0;
+    // Runs of consecutive matches at lag Q, found from the top down, and
+    // the chains they form (runs one position apart, all of at least
+    // Q - 1 positions, or a lone run).
+    size_t Chain = 0, Run = 0, Above = 0, AboveLen = 0;
+    auto EndChain = [&] {
+      if (Chain >= 3)
+        Saving += Chain - 1;
+      Chain = 0;
+    };
+    auto AddRun = [&](size_t Start, size_t Len) {
+      if (!(Chain && Above == Start + Len + 1 && AboveLen >= Q - 1 &&
+            Len >= Q - 1))
+        EndChain();
+      Chain += Len;
+      Above = Start;
+      AboveLen = Len;
+    };
+    for (size_t U = N - 1; U-- > 0;) {
+      Opens[U] |= Run >= Q - 1; // Run: the matches from U + 1 on
+      if (U >= Q && Matches(U, Q)) {
+        Matched[U] = 1;
+        ++Run;
+      } else if (Run) {
+        AddRun(U + 1, Run);
+        Run = 0;
       }
-      ++Cluster;
-      Last = U;
     }
-    if (Cluster)
-      Saving += Cluster - 1;
+    EndChain();
   }
   // Free shape changes (the second part of the argument above).
   uint64_t Changes = 0;
   for (size_t U = 0; U + 1 < N; ++U)
-    Changes += !Blocks[U].sameShape(Blocks[U + 1]) && !Matched[U] &&
-               (U == 0 || !Matched[U - 1]) && (U + 2 == N || !Matched[U + 1]);
+    Changes += !Blocks[U].sameShape(Blocks[U + 1]) && !Matched[U] && !Opens[U];
   uint64_t Leaf = indexBlockCost(N) + Changes;
   return Saving >= Leaf ? 0 : Leaf - Saving;
 }

@@ -79,6 +79,20 @@ TEST(SegmentDPBoundTest, NeverAboveTheProgramsCost) {
   EXPECT_GT(Tight, 50u);
 }
 
+TEST(SegmentDPBoundTest, ShortestRepetitionThatPays) {
+  // contiguous(3, chunk of a 1-element and a 2-element block): the copies
+  // reproduce 3 positions at lag 2, the fewest a repetition that saves
+  // anything can rest on; the bound must count them.
+  std::vector<Block> B;
+  for (int64_t K = 0; K < 3; ++K) {
+    B.push_back({32 * K, 1, PredefinedId::Double});
+    B.push_back({32 * K + 16, 2, PredefinedId::Double});
+  }
+  uint64_t Cost = planSegmentDP(B, PlannerLimits(), false).front().Cost;
+  EXPECT_EQ(Cost, 9u);
+  EXPECT_LE(segmentDPLowerBound(B), Cost);
+}
+
 TEST(SegmentDPBoundTest, ExactOnListsWithoutRepetition) {
   // Gaps 8, 16, 24, ... all distinct: nothing repeats, the list is best.
   std::vector<Block> B;
