@@ -1,7 +1,10 @@
 //===- lib/Passes/Reconstruct.cpp - Optimal trees from typemaps -----------===//
 //
 // Flattens a typemap into blocks, asks the planners (BlockPlan.h) for the
-// cheapest plan and builds it. Every plan is built relative to its first
+// cheapest plan and builds it. The planners see the typemap three ways:
+// as its maximal runs, with the components of pair types regrouped into
+// pairs, and with its runs cut to their common length (where copies of a
+// chunk touch, their runs join). Every plan is built relative to its first
 // block; a leaf or struct absorbs an offset into its displacements, any
 // other root is placed by hindexed_block(1, [offset], tree). The builder
 // prefers element units (vector, indexed_block, indexed) whenever strides
@@ -16,6 +19,7 @@
 #include "ddtc/Passes/PassRegistry.h"
 
 #include <algorithm>
+#include <numeric>
 #include <optional>
 
 namespace ddtc {
@@ -108,6 +112,32 @@ std::optional<std::vector<Block>> regroupPairs(std::span<const Block> B,
     const Block &Next = B[++I];
     if (Next.Count > 1)
       Append({Next.Offset + SecondSize, Next.Count - 1, Next.Basic});
+  }
+  return Out;
+}
+
+/// The blocks with every run cut into blocks of G elements, G the greatest
+/// common divisor of the run lengths. Where copies of a tree touch (the
+/// last element of one copy next to the first of the next) the typemap
+/// joins their runs, and the planners, which never split a block, cannot
+/// see the copies; cut to the common length, they can. Nothing if no run
+/// is longer than G or the cut sequence would exceed MaxBlocks.
+std::optional<std::vector<Block>> cutRuns(std::span<const Block> B,
+                                          size_t MaxBlocks) {
+  int64_t G = 0;
+  for (const Block &X : B)
+    G = std::gcd(G, X.Count);
+  uint64_t Cut = 0;
+  for (const Block &X : B)
+    Cut += uint64_t(X.Count / G);
+  if (Cut == B.size() || Cut > MaxBlocks)
+    return std::nullopt;
+  std::vector<Block> Out;
+  Out.reserve(Cut);
+  for (const Block &X : B) {
+    int64_t Step = G * recon::elementSize(X.Basic);
+    for (int64_t K = 0; K < X.Count / G; ++K)
+      Out.push_back({X.Offset + K * Step, G, X.Basic});
   }
   return Out;
 }
@@ -384,6 +414,12 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
     if (std::optional<std::vector<Block>> R = regroupPairs(*Blocks, Pair))
       Sequences.push_back(std::move(*R));
   }
+  // And cut to a common run length, where the dynamic program plans it:
+  // copies that touch, one run in the typemap, can be cheaper as copies.
+  if (Blocks->size() <= Options.DPBlocks)
+    if (std::optional<std::vector<Block>> C =
+            cutRuns(*Blocks, Options.DPBlocks))
+      Sequences.push_back(std::move(*C));
   Sequences.insert(Sequences.begin(), std::move(*Blocks));
   recon::PlannerLimits Limits{Options.DPBlocks, Options.StructWindow};
   // reconstruct() keeps T unless the rebuilt tree is at least as cheap. A

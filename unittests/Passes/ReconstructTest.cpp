@@ -82,17 +82,20 @@ TEST(ReconstructTest, RandomTypesNormalizeEquivalentCheaperAndUnique) {
     EXPECT_EQ(N.normalize(F), F) << "not a fixpoint: " << printType(F);
 
     // A type without data normalizes to its bounds alone (bounds-only),
-    // as its listing does. A pair type's element may split a run of its
-    // first component where the cost model prefers the pair, so the
-    // pieces check below does not hold for them.
+    // as its listing does. Pair types are left out: a pair's element may
+    // split a run of its first component where the cost model prefers the
+    // pair.
     if (hasPairType(T))
       continue;
     const Type *L = listBlocks(Ctx, T);
     ASSERT_TRUE(L) << printType(T);
     const Type *G = N.normalize(L);
     ++UniqueChecked;
-    // A reconstructed tree copies each maximal typed run at most once.
-    EXPECT_LE(G->getLayout().Pieces, L->getLayout().Pieces) << printType(G);
+    // Never costlier than the listing either. (It may copy more pieces
+    // than the listing's runs: runs cut to their common length, where
+    // copies of a chunk touch, can make the description that much
+    // smaller.)
+    EXPECT_FALSE(L->getLayout().isCheaperThan(G->getLayout())) << printType(G);
     if (G == F)
       continue;
     ++GivenWasCheaper;

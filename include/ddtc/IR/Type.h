@@ -139,9 +139,10 @@ struct TypeLayout {
   /// Copy operations a pack engine performs for one instance when it
   /// copies a block of a dense oldtype at once and descends otherwise (as
   /// TypemapWalker does before merging runs); saturating. Never below
-  /// Blocks.Count, equal to it for a normal form rebuilt from basic
-  /// blocks (a regrouped pair type can split a run of its first
-  /// component where the cost model prefers the pair).
+  /// Blocks.Count, equal to it for a normal form rebuilt from maximal
+  /// runs (a regrouped pair type can split a run of its first component,
+  /// and runs cut to their common length copy touching copies of a chunk
+  /// apart, where the cost model prefers that).
   uint64_t Pieces = 0;
   /// Every entry has this basic type (absent for mixed or empty typemaps).
   std::optional<PredefinedId> UniformBasic;
