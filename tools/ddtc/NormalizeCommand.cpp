@@ -55,16 +55,6 @@ Error describeMessages(Module &M, uint64_t Count, bool Verify) {
 
 } // namespace
 
-void notePartiallyVerified(
-    const std::vector<PassManager::PartialCheck> &Partial) {
-  for (const PassManager::PartialCheck &C : Partial)
-    std::fprintf(stderr,
-                 "note: type '%s': typemap too long to verify run by run; "
-                 "its first %llu runs were compared, the rest by size, "
-                 "bounds and contiguous blocks\n",
-                 C.Name.c_str(), (unsigned long long)C.Runs);
-}
-
 int runNormalize(const NormalizeOptions &Options) {
   Expected<std::vector<std::unique_ptr<Pass>>> Pipeline =
       parsePassPipeline(Options.Passes);

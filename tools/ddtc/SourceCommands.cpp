@@ -1,12 +1,14 @@
 //===- tools/ddtc/SourceCommands.cpp - extract, rewrite, analyze --source -===//
 //
-// The commands that read C/C++ source (lib/Source). Diagnostics go to
-// stderr in Clang's format; a source that does not parse, or that builds
-// no type at all, is bad input (status 1) and nothing is written.
+// The commands that read C/C++ source (lib/Source), built as the module
+// ddtc-source.so that the driver loads for them alone (SourceModule.h).
+// Diagnostics go to stderr in Clang's format; a source that does not
+// parse, or that builds no type at all, is bad input (status 1) and
+// nothing is written.
 //
 //===----------------------------------------------------------------------===//
-#include "Commands.h"
 #include "OutputFiles.h"
+#include "SourceModule.h"
 
 #include "ddtc/Analysis/Risks.h"
 #include "ddtc/CodeGen/Emit.h"
@@ -287,3 +289,12 @@ int runRewrite(const RewriteOptions &Options) {
 }
 
 } // namespace ddtc
+
+/// The module's entry point (SourceModule.h).
+extern "C" __attribute__((visibility("default"))) const ddtc::SourceCommands *
+ddtc_source_commands() {
+  static const ddtc::SourceCommands Table{ddtc::SourceCommandsVersion,
+                                          ddtc::runExtract, ddtc::runRewrite,
+                                          ddtc::runAnalyzeSource};
+  return &Table;
+}

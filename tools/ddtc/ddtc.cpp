@@ -6,9 +6,11 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "LargeStack.h"
+#ifdef DDTC_HAVE_SOURCE
+#include "SourceModule.h"
+#endif
 
 #include "ddtc/Passes/PassRegistry.h"
-#include "ddtc/Reader/ReadFile.h"
 
 #include <CLI/CLI.hpp>
 
@@ -19,20 +21,6 @@
 #endif
 #include <string_view>
 #include <vector>
-
-namespace ddtc {
-void reportError(const std::string &Message) {
-  std::fprintf(stderr, "error: %s\n", Message.c_str());
-}
-
-bool readInput(const std::string &Path, Module &M) {
-  if (Error E = readAnyDescriptionFile(Path, M)) {
-    reportError(E.message());
-    return false;
-  }
-  return true;
-}
-} // namespace ddtc
 
 #ifdef DDTC_HAVE_SOURCE
 /// The sources and the -p of extract and rewrite (compiler flags come
@@ -238,7 +226,8 @@ static int runDriver(int argc, char **argv) {
       Analyze.Source.Sources = AnalyzeInputs;
       Analyze.Source.CompilerArgs = CompilerArgs;
       Analyze.Source.UseCompilerArgs = HaveCompilerArgs;
-      return runAnalyzeSource(Analyze);
+      return runSourceCommand(
+          [&](const SourceCommands &C) { return C.AnalyzeSource(Analyze); });
     }
 #endif
     if (AnalyzeInputs.size() != 1 || HaveCompilerArgs ||
@@ -254,12 +243,14 @@ static int runDriver(int argc, char **argv) {
   if (ExtractCmd->parsed()) {
     Extract.Source.CompilerArgs = CompilerArgs;
     Extract.Source.UseCompilerArgs = HaveCompilerArgs;
-    return runExtract(Extract);
+    return runSourceCommand(
+        [&](const SourceCommands &C) { return C.Extract(Extract); });
   }
   if (RewriteCmd->parsed()) {
     Rewrite.Source.CompilerArgs = CompilerArgs;
     Rewrite.Source.UseCompilerArgs = HaveCompilerArgs;
-    return runRewrite(Rewrite);
+    return runSourceCommand(
+        [&](const SourceCommands &C) { return C.Rewrite(Rewrite); });
   }
 #endif
   if (PrintCmd->parsed())
