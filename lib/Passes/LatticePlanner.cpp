@@ -20,6 +20,7 @@
 #include "BlockPlan.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace ddtc::recon {
 
@@ -219,7 +220,7 @@ bool LargePlanner::budgetHolds(std::span<const Cut> Cuts) const {
   // their length.
   auto Same = [&](const Cut &X) {
     size_t Len = X.To - X.From, Len0 = Cuts.front().To - Cuts.front().From;
-    return Len == 1 && Len0 == 1 ? true : Alike(X, Cuts.front());
+    return (Len == 1 && Len0 == 1) || Alike(X, Cuts.front());
   };
   return !std::all_of(Cuts.begin(), Cuts.end(), Same);
 }
@@ -311,6 +312,7 @@ Plan LargePlanner::pieces(size_t I, size_t J, uint64_t Budget) {
           break;
         Pieces[K] = PlanPiece(Cuts[K]);
         Planned[K] = 1;
+        assert(Pieces[K].Cost >= Lower[K] && "segmentDPLowerBound is wrong");
         Bound += Pieces[K].Cost - Lower[K];
       }
     }

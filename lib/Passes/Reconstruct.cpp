@@ -39,8 +39,8 @@ std::optional<std::vector<Block>> flatten(const Type *T, uint64_t Count,
       Estimate > Max)
     return std::nullopt;
   std::vector<Block> Blocks;
-  Blocks.reserve(
-      Estimate); // merged byte blocks: typed ones are as many or more
+  // Estimate counts merged byte blocks: typed ones are as many or more.
+  Blocks.reserve(Estimate);
   TypemapWalker Walker(T, Count, WalkMode::Typed);
   for (TypemapRun Run; Walker.next(Run);) {
     if (Blocks.size() == Max)
@@ -427,8 +427,8 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
   // predicted cost: struct padding only adds a resized) plus its pieces
   // (not below the typemap's maximal blocks), so plans predicted above
   // this budget lose to T. (Canonicalization can still lower a built
-  // tree; on long sequences, the only ones pruned, a test checks that the
-  // pruning changes no normal form: ReconstructTest.)
+  // tree; on long sequences, the only ones pruned, PruneByGivenTest checks
+  // that the pruning changes no normal form.)
   uint64_t Budget = UINT64_MAX;
   if (KeepBounds && Options.PruneByGiven) {
     const TypeLayout &L = T->getLayout();

@@ -27,29 +27,6 @@
 
 namespace ddtc {
 
-Assessment assessType(TypeContext &Ctx, Normalizer &N, YaksaModel &Model,
-                      const EngineCosts &Costs, const Type *Given,
-                      const Type *Normal) {
-  std::string Text = printType(Normal);
-  MPIForm Form =
-      chooseMPIForm(Given, getFormCandidates(Ctx, N, Given), Model, Costs);
-  MPIFormAdvice Advice;
-  Advice.Engine = Costs.Engine;
-  if (!Form.isGiven()) {
-    Advice.FormText = printType(Form.Chosen.T);
-    Advice.Origin = Form.Chosen.Origin;
-    Advice.PackGain = Form.PackGain;
-  }
-  std::vector<Risk> Risks = findRisks(Given, Normal, Text, Advice);
-  return {Normal,
-          std::move(Text),
-          std::move(Risks),
-          Form.isGiven() ? std::string("given")
-                         : std::string(Form.Chosen.Origin),
-          Model.describePath(Given),
-          Model.describePath(Form.Chosen.T)};
-}
-
 namespace {
 
 std::string formatMean(double V) {

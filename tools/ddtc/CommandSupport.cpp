@@ -1,14 +1,18 @@
 //===- tools/ddtc/CommandSupport.cpp - What every command shares ----------===//
 //
 // Built into the driver and into the source front-end module alike
-// (SourceModule.h), so that both report in the same words.
+// (SourceModule.h): the same words in reports, the same assessment of a
+// type for `analyze` and `analyze --source`.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
+#include "ddtc/IR/TextForm.h"
+#include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Reader/ReadFile.h"
 
 #include <cstdio>
+#include <system_error>
 
 namespace ddtc {
 
@@ -24,6 +28,20 @@ bool readInput(const std::string &Path, Module &M) {
   return true;
 }
 
+std::filesystem::path getExecutableDir(const std::string &Argv0) {
+  std::error_code EC;
+  std::filesystem::path Exe =
+      std::filesystem::read_symlink("/proc/self/exe", EC);
+  if (EC)
+    Exe = std::filesystem::absolute(Argv0, EC);
+  return Exe.parent_path();
+}
+
+bool isFile(const std::string &Path) {
+  std::error_code EC;
+  return std::filesystem::is_regular_file(Path, EC);
+}
+
 void notePartiallyVerified(
     const std::vector<PassManager::PartialCheck> &Partial) {
   for (const PassManager::PartialCheck &C : Partial)
@@ -32,6 +50,29 @@ void notePartiallyVerified(
                  "its first %llu runs were compared, the rest by size, "
                  "bounds and contiguous blocks\n",
                  C.Name.c_str(), (unsigned long long)C.Runs);
+}
+
+Assessment assessType(TypeContext &Ctx, Normalizer &N, YaksaModel &Model,
+                      const EngineCosts &Costs, const Type *Given,
+                      const Type *Normal) {
+  std::string Text = printType(Normal);
+  MPIForm Form =
+      chooseMPIForm(Given, getFormCandidates(Ctx, N, Given), Model, Costs);
+  MPIFormAdvice Advice;
+  Advice.Engine = Costs.Engine;
+  if (!Form.isGiven()) {
+    Advice.FormText = printType(Form.Chosen.T);
+    Advice.Origin = Form.Chosen.Origin;
+    Advice.PackGain = Form.PackGain;
+  }
+  std::vector<Risk> Risks = findRisks(Given, Normal, Text, Advice);
+  return {Normal,
+          std::move(Text),
+          std::move(Risks),
+          Form.isGiven() ? std::string("given")
+                         : std::string(Form.Chosen.Origin),
+          Model.describePath(Given),
+          Model.describePath(Form.Chosen.T)};
 }
 
 } // namespace ddtc

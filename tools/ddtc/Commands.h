@@ -14,6 +14,7 @@
 #include "ddtc/Source/SourceExtractor.h"
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -148,6 +149,13 @@ int runCompanion(const CompanionOptions &Options);
 
 /// Prints "error: MESSAGE" on stderr.
 void reportError(const std::string &Message);
+
+/// The directory of the running executable: /proc/self/exe sees through
+/// symbolic links and PATH lookup, which argv[0] (the fallback) does not.
+std::filesystem::path getExecutableDir(const std::string &Argv0);
+
+/// Path names a regular file (no error if it names nothing).
+bool isFile(const std::string &Path);
 
 /// Reads the description file at Path (format v1, or textual IR for .ddt)
 /// into M; on failure reports the error and returns false, and the command

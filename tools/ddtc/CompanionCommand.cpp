@@ -23,25 +23,6 @@ namespace fs = std::filesystem;
 
 namespace ddtc {
 
-namespace {
-
-// The directory of the running executable: /proc/self/exe sees through
-// symbolic links and PATH lookup, which argv[0] does not.
-fs::path getExecutableDir(const std::string &Argv0) {
-  std::error_code EC;
-  fs::path Exe = fs::read_symlink("/proc/self/exe", EC);
-  if (EC)
-    Exe = fs::absolute(Argv0, EC);
-  return Exe.parent_path();
-}
-
-bool isFile(const std::string &Path) {
-  std::error_code EC;
-  return fs::is_regular_file(Path, EC);
-}
-
-} // namespace
-
 int runCompanion(const CompanionOptions &Options) {
   const std::string &Name = Options.Program;
   auto Report = [&](const std::string &Message) {

@@ -5,7 +5,7 @@
 #include <dlfcn.h>
 #include <filesystem>
 #include <string>
-#include <system_error>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -16,13 +16,10 @@ namespace {
 /// The module's candidate paths: DDTC_SOURCE_MODULE if set (no fallback
 /// that would hide a mistake in it), else beside the executable (the build
 /// tree) and where `cmake --install` puts it.
-std::vector<std::string> candidatePaths() {
+std::vector<std::string> candidatePaths(const std::string &Argv0) {
   if (const char *Env = std::getenv("DDTC_SOURCE_MODULE"); Env && *Env)
     return {Env};
-  std::error_code EC;
-  fs::path Dir = fs::read_symlink("/proc/self/exe", EC).parent_path();
-  if (EC)
-    return {};
+  fs::path Dir = getExecutableDir(Argv0);
   return {(Dir / "ddtc-source.so").string(),
           (Dir / DDTC_SOURCE_MODULE_DIR / "ddtc-source.so")
               .lexically_normal()
@@ -32,12 +29,11 @@ std::vector<std::string> candidatePaths() {
 } // namespace
 
 int runSourceCommand(
+    const std::string &Argv0,
     const std::function<int(const SourceCommands &)> &Command) {
-  std::vector<std::string> Paths = candidatePaths();
   std::string Tried;
-  for (const std::string &Path : Paths) {
-    std::error_code EC;
-    if (!fs::is_regular_file(Path, EC)) {
+  for (const std::string &Path : candidatePaths(Argv0)) {
+    if (!isFile(Path)) {
       Tried += (Tried.empty() ? "" : ", ") + Path;
       continue;
     }

@@ -34,9 +34,11 @@ inline constexpr unsigned SourceCommandsVersion = 1;
 /// The symbol the module exports (extern "C"): returns its table.
 inline constexpr const char *SourceCommandsSymbol = "ddtc_source_commands";
 
-/// Loads the module and runs Command with its table; reports and returns
+/// Loads the module (found from the executable's directory, Argv0 where
+/// /proc is missing) and runs Command with its table; reports and returns
 /// ExitBadInput if the module cannot be loaded.
-int runSourceCommand(const std::function<int(const SourceCommands &)> &Command);
+int runSourceCommand(const std::string &Argv0,
+                     const std::function<int(const SourceCommands &)> &Command);
 
 } // namespace ddtc
 

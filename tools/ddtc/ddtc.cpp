@@ -226,8 +226,9 @@ static int runDriver(int argc, char **argv) {
       Analyze.Source.Sources = AnalyzeInputs;
       Analyze.Source.CompilerArgs = CompilerArgs;
       Analyze.Source.UseCompilerArgs = HaveCompilerArgs;
-      return runSourceCommand(
-          [&](const SourceCommands &C) { return C.AnalyzeSource(Analyze); });
+      return runSourceCommand(argv[0], [&](const SourceCommands &C) {
+        return C.AnalyzeSource(Analyze);
+      });
     }
 #endif
     if (AnalyzeInputs.size() != 1 || HaveCompilerArgs ||
@@ -244,13 +245,13 @@ static int runDriver(int argc, char **argv) {
     Extract.Source.CompilerArgs = CompilerArgs;
     Extract.Source.UseCompilerArgs = HaveCompilerArgs;
     return runSourceCommand(
-        [&](const SourceCommands &C) { return C.Extract(Extract); });
+        argv[0], [&](const SourceCommands &C) { return C.Extract(Extract); });
   }
   if (RewriteCmd->parsed()) {
     Rewrite.Source.CompilerArgs = CompilerArgs;
     Rewrite.Source.UseCompilerArgs = HaveCompilerArgs;
     return runSourceCommand(
-        [&](const SourceCommands &C) { return C.Rewrite(Rewrite); });
+        argv[0], [&](const SourceCommands &C) { return C.Rewrite(Rewrite); });
   }
 #endif
   if (PrintCmd->parsed())

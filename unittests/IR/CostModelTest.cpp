@@ -33,6 +33,11 @@ protected:
   uint64_t cost(const std::string &Expr) {
     return parse(Expr)->getLayout().Cost;
   }
+  /// First comes before Second in the total order, and not the reverse.
+  static void expectPrecedes(const Type *First, const Type *Second) {
+    EXPECT_TRUE(First->precedes(Second)) << printType(First);
+    EXPECT_FALSE(Second->precedes(First)) << printType(Second);
+  }
 };
 
 TEST_F(CostModelTest, ConstructorCostsFollowTheDocumentedFormula) {
@@ -116,8 +121,7 @@ TEST_F(CostModelTest, CheaperMeansFewerUnitsThenFewerPieces) {
   EXPECT_FALSE(Strided->isCheaperThan(Padded));
   EXPECT_FALSE(Strided->isCheaperThan(Strided));
   // The canonicalizer's order refines this one, it does not replace it.
-  EXPECT_TRUE(Padded->precedes(Strided));
-  EXPECT_FALSE(Strided->precedes(Padded));
+  expectPrecedes(Padded, Strided);
 }
 
 TEST_F(CostModelTest, CostTiesGoToTheSimplerKind) {
@@ -129,8 +133,7 @@ TEST_F(CostModelTest, CostTiesGoToTheSimplerKind) {
       parse("hvector(count=3, blocklength=1, stride=8, oldtype=MPI_INT)");
   EXPECT_FALSE(V->isCheaperThan(H));
   EXPECT_FALSE(H->isCheaperThan(V));
-  EXPECT_TRUE(V->precedes(H));
-  EXPECT_FALSE(H->precedes(V));
+  expectPrecedes(V, H);
   EXPECT_FALSE(V->precedes(V));
 
   // A struct of one entry and the hindexed of it: 4 + 5 both.
@@ -142,14 +145,12 @@ TEST_F(CostModelTest, CostTiesGoToTheSimplerKind) {
       "hindexed(blocklengths=[2], displacements=[8], oldtype=vector(count=3, "
       "blocklength=1, stride=2, oldtype=MPI_INT))");
   ASSERT_EQ(S->getLayout().Cost, HI->getLayout().Cost);
-  EXPECT_TRUE(HI->precedes(S));
-  EXPECT_FALSE(S->precedes(HI));
+  expectPrecedes(HI, S);
 
   // Cost comes first: a cheaper struct beats a costlier vector.
   const Type *Small = parse("struct(blocklengths=[1], displacements=[0], "
                             "types=[MPI_INT])");
-  EXPECT_TRUE(Small->precedes(V));
-  EXPECT_FALSE(V->precedes(Small));
+  expectPrecedes(Small, V);
 }
 
 TEST_F(CostModelTest, KindRanksAreStrictlyIncreasingFromPredefinedToDup) {
@@ -170,16 +171,14 @@ TEST_F(CostModelTest, TheTotalOrderComparesArgumentsThenOperands) {
                         "oldtype=MPI_INT)");
   const Type *B = parse("indexed_block(blocklength=2, displacements=[0, 6], "
                         "oldtype=MPI_INT)");
-  EXPECT_TRUE(A->precedes(B));
-  EXPECT_FALSE(B->precedes(A));
+  expectPrecedes(A, B);
   EXPECT_EQ(compareTypes(A, A), std::strong_ordering::equal);
   // Same arguments: the operands decide, predefined types by name.
   const Type *F =
       parse("vector(count=3, blocklength=1, stride=2, oldtype=MPI_FLOAT)");
   const Type *I =
       parse("vector(count=3, blocklength=1, stride=2, oldtype=MPI_INT)");
-  EXPECT_TRUE(F->precedes(I));
-  EXPECT_FALSE(I->precedes(F));
+  expectPrecedes(F, I);
 }
 
 } // namespace
