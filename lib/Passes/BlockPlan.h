@@ -37,6 +37,13 @@ struct Block {
 /// a pair type (its components and the padding after them).
 int64_t elementSize(PredefinedId Basic);
 
+/// The element of a sequence of copies of one derived type E
+/// (ElementSequence.h): not a predefined type; the planners take its
+/// extent from PlannerLimits::OpaqueExtent, the builder its type from the
+/// caller.
+inline constexpr PredefinedId OpaqueElement = static_cast<PredefinedId>(255);
+static_assert(NumPredefined < 255, "OpaqueElement must name no predefined");
+
 enum class PlanKind : uint8_t {
   Single,     ///< one block: the basic type, or contiguous(count, basic)
   Arith,      ///< equal blocks at a constant stride: vector(m, count, stride)
@@ -109,6 +116,13 @@ struct PlannerLimits {
   /// Struct nodes inside the DP span at most this many blocks (the top
   /// level is unrestricted); keeps the DP at O(n^2 * window).
   size_t StructWindow = 32;
+  /// The extent of OpaqueElement, in a sequence of copies of a derived
+  /// type (at most DPBlocks blocks: only the dynamic program sees them).
+  int64_t OpaqueExtent = 0;
+
+  int64_t sizeOf(PredefinedId Basic) const {
+    return Basic == OpaqueElement ? OpaqueExtent : elementSize(Basic);
+  }
 };
 
 /// The cheapest plans the dynamic program finds for all of Blocks, cheapest

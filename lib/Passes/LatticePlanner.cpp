@@ -360,6 +360,7 @@ std::vector<Plan> planBlocks(std::span<const Block> Blocks,
   bool NeedsPlacement = Blocks.front().Offset != 0;
   if (Blocks.size() <= L.DPBlocks)
     return planSegmentDP(Blocks, L, NeedsPlacement);
+  assert(Blocks.front().Basic != OpaqueElement && "the DP's alone");
   LargePlanner Planner(Blocks, L);
   Plan P = Planner.plan(0, Blocks.size(), NeedsPlacement, Budget);
   std::vector<Plan> One;

@@ -15,6 +15,7 @@
 #include "ddtc/Passes/Reconstruct.h"
 
 #include "BlockPlan.h"
+#include "ElementSequence.h"
 #include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/Passes/PassRegistry.h"
 
@@ -146,7 +147,10 @@ Error overflow() { return makeError("displacement overflows 64 bits"); }
 
 class PlanBuilder {
 public:
-  PlanBuilder(TypeContext &Ctx, std::span<const Block> B) : Ctx(Ctx), B(B) {}
+  /// Opaque: the type of OpaqueElement blocks (copies of a derived type).
+  PlanBuilder(TypeContext &Ctx, std::span<const Block> B,
+              const Type *Opaque = nullptr)
+      : Ctx(Ctx), B(B), Opaque(Opaque) {}
 
   /// The type of plan P with its first block at byte Shift.
   Expected<const Type *> build(const Plan &P, int64_t Shift);
@@ -155,7 +159,14 @@ public:
   Expected<const Type *> buildTiled(const Plan &P, int64_t Shift, int64_t Lb);
 
 private:
-  const Type *basic(size_t T) const { return Ctx.getPredefined(B[T].Basic); }
+  const Type *basic(size_t T) const {
+    return B[T].Basic == recon::OpaqueElement ? Opaque
+                                              : Ctx.getPredefined(B[T].Basic);
+  }
+  int64_t elementSize(size_t T) const {
+    return B[T].Basic == recon::OpaqueElement ? Opaque->extent()
+                                              : recon::elementSize(B[T].Basic);
+  }
   /// Displacements of blocks [From, To) when block Origin is at Shift.
   Expected<std::vector<int64_t>> displacements(size_t Origin, size_t From,
                                                size_t To, int64_t Shift) const;
@@ -171,6 +182,7 @@ private:
 
   TypeContext &Ctx;
   std::span<const Block> B;
+  const Type *Opaque;
 };
 
 Expected<std::vector<int64_t>> PlanBuilder::displacements(size_t Origin,
@@ -214,8 +226,7 @@ Expected<const Type *> PlanBuilder::withSpanExtent(Expected<const Type *> C,
   int64_t Min = INT64_MAX, Max = INT64_MIN;
   for (size_t T = Chunk.Begin; T < Chunk.End; ++T) {
     int64_t End;
-    if (__builtin_mul_overflow(B[T].Count, recon::elementSize(B[T].Basic),
-                               &End) ||
+    if (__builtin_mul_overflow(B[T].Count, elementSize(T), &End) ||
         __builtin_add_overflow(End, B[T].Offset, &End))
       return overflow();
     Min = std::min(Min, B[T].Offset);
@@ -239,7 +250,7 @@ Expected<const Type *> PlanBuilder::repeat(uint64_t Reps, uint64_t BlockLen,
 
 Expected<const Type *> PlanBuilder::build(const Plan &P, int64_t Shift) {
   const Block &First = B[P.Begin];
-  int64_t Size = recon::elementSize(First.Basic);
+  int64_t Size = elementSize(P.Begin);
   switch (P.Kind) {
   case PlanKind::Single:
     if (Shift != 0) {
@@ -390,6 +401,42 @@ Expected<const Type *> PlanBuilder::buildTiled(const Plan &P, int64_t Shift,
   return Ctx.getContiguous(int64_t(P.Reps), *Tile);
 }
 
+/// Builds each of Plans over Seq (Opaque: the type of its OpaqueElement
+/// blocks), at T's bounds if KeepBounds, and keeps in Best the first built
+/// type in the total order.
+void buildBest(TypeContext &Ctx, std::span<const Block> Seq, const Type *Opaque,
+               const std::vector<Plan> &Plans, const Type *T, bool KeepBounds,
+               const Type *&Best) {
+  PlanBuilder Builder(Ctx, Seq, Opaque);
+  int64_t Shift = Seq.front().Offset;
+  for (const Plan &P : Plans) {
+    Expected<const Type *> X = Builder.build(P, Shift);
+    if (X && KeepBounds && !(*X)->hasSameBounds(T)) {
+      X = Ctx.getResized(T->lb(), T->extent(), *X);
+      // Copies of a chunk that tile the extent (Tiled, Block, ... of
+      // seed 000): the chunk resized to one stride, repeated
+      // contiguously.
+      int64_t Whole;
+      if (X && P.Kind == PlanKind::Repeat && P.Stride > 0 &&
+          !__builtin_mul_overflow(int64_t(P.Reps), P.Stride, &Whole) &&
+          Whole == T->extent()) {
+        Expected<const Type *> Tiled = Builder.buildTiled(P, Shift, T->lb());
+        if (Tiled && (*Tiled)->hasSameBounds(T) && (*Tiled)->precedes(*X))
+          X = Tiled;
+        else if (!Tiled)
+          (void)Tiled.takeError();
+      }
+    }
+    if (!X) {
+      (void)X.takeError(); // e.g. a displacement beyond 64 bits
+      continue;
+    }
+    // Predicted costs ignore struct padding: judge the built types.
+    if (!Best || (*X)->precedes(Best))
+      Best = *X;
+  }
+}
+
 } // namespace
 
 const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
@@ -439,42 +486,49 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
   const Type *Best = nullptr;
   bool Hopeless = false;
   for (const std::vector<Block> &Seq : Sequences) {
-    PlanBuilder Builder(Ctx, Seq);
-    int64_t Shift = Seq.front().Offset;
     std::vector<Plan> Plans = recon::planBlocks(Seq, Limits, Budget);
     Hopeless |= Plans.empty();
-    for (const Plan &P : Plans) {
-      Expected<const Type *> X = Builder.build(P, Shift);
-      if (X && KeepBounds && !(*X)->hasSameBounds(T)) {
-        X = Ctx.getResized(T->lb(), T->extent(), *X);
-        // Copies of a chunk that tile the extent (Tiled, Block, ... of
-        // seed 000): the chunk resized to one stride, repeated
-        // contiguously.
-        int64_t Whole;
-        if (X && P.Kind == PlanKind::Repeat && P.Stride > 0 &&
-            !__builtin_mul_overflow(int64_t(P.Reps), P.Stride, &Whole) &&
-            Whole == T->extent()) {
-          Expected<const Type *> Tiled = Builder.buildTiled(P, Shift, T->lb());
-          if (Tiled && (*Tiled)->hasSameBounds(T) && (*Tiled)->precedes(*X))
-            X = Tiled;
-          else if (!Tiled)
-            (void)Tiled.takeError();
-        }
-      }
-      if (!X) {
-        (void)X.takeError(); // e.g. a displacement beyond 64 bits
-        continue;
-      }
-      // Predicted costs ignore struct padding: judge the built types.
-      if (!Best || (*X)->precedes(Best))
-        Best = *X;
-    }
+    buildBest(Ctx, Seq, nullptr, Plans, T, KeepBounds, Best);
   }
   if (Best || !Hopeless)
     return Best;
   // Nothing that could have been built would have beaten T.
   ++Pruned;
   return T;
+}
+
+const Type *Reconstructor::improveByElements(const Type *From, const Type *Best,
+                                             const Type *Floor) {
+  // Each tree found is a new source of elements (its leaves are normal
+  // forms of elements, which may hold elements of their own); every win
+  // goes strictly down the total order, and a few rounds are all that
+  // random types of depth 6 take.
+  std::vector<const Type *> Sources{From};
+  for (size_t I = 0; I < Sources.size() && I < 8; ++I)
+    for (const Type *E : recon::findElements(Sources[I])) {
+      const Type *X = rebuildFromElement(Sources[I], E);
+      if (X && X->precedes(Best) && (!Floor || X->isCheaperThan(Floor))) {
+        Best = X;
+        Sources.push_back(X);
+      }
+    }
+  return Best;
+}
+
+const Type *Reconstructor::rebuildFromElement(const Type *T, const Type *E) {
+  std::optional<std::vector<Block>> Seq =
+      recon::elementBlocks(T, E, Options.DPBlocks);
+  if (!Seq)
+    return nullptr;
+  // The element as its own normal form: equivalent descriptions of T
+  // reach E's layout through different trees.
+  const Type *Leaf = reconstruct(E);
+  recon::PlannerLimits Limits{Options.DPBlocks, Options.StructWindow,
+                              E->extent()};
+  const Type *Best = nullptr;
+  buildBest(Ctx, *Seq, Leaf, recon::planBlocks(*Seq, Limits), T,
+            /*KeepBounds=*/true, Best);
+  return Best ? Canon.canonicalize(Best) : nullptr;
 }
 
 uint64_t Reconstructor::flatBudget(const Type *T) const {
@@ -498,6 +552,14 @@ const Type *Reconstructor::reconstruct(const Type *T) {
   if (!R)
     R = rebuildOperands(T);
   R = Canon.canonicalize(R);
+  // Copies of one derived type (ElementSequence.h): first the elements of
+  // the rebuilt tree, which every description of the layout reaches, then
+  // those of the given tree, which must do strictly better to count: a
+  // tie goes to the tree every description finds.
+  if (T->size() != 0) {
+    R = improveByElements(R, R, nullptr);
+    R = improveByElements(T, R, R);
+  }
   // The planners are exact only within their budgets and their candidate
   // families (docs/normalization.md): never hand back something costlier.
   if (T->isCheaperThan(R)) {

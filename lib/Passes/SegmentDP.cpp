@@ -88,7 +88,7 @@ struct Cell {
 class SegmentDP {
 public:
   SegmentDP(std::span<const Block> Blocks, const PlannerLimits &L)
-      : B(Blocks), N(Blocks.size()), W(L.StructWindow) {
+      : B(Blocks), N(Blocks.size()), W(L.StructWindow), Limits(L) {
     assert(N >= 1 && N <= std::numeric_limits<uint16_t>::max());
   }
 
@@ -135,6 +135,7 @@ private:
 
   std::span<const Block> B;
   size_t N, W;
+  const PlannerLimits &Limits;
   Cell *Table = nullptr;
   std::vector<std::vector<uint32_t>> Period, Chain, Breaks;
   std::vector<uint32_t> SameShape, SameBasic;
@@ -157,7 +158,7 @@ private:
 void SegmentDP::computePeriods() {
   Ends.resize(N);
   for (size_t U = 0; U < N; ++U)
-    Ends[U] = B[U].Offset + B[U].Count * elementSize(B[U].Basic);
+    Ends[U] = B[U].Offset + B[U].Count * Limits.sizeOf(B[U].Basic);
   Period.resize(N / 2 + 1);
   for (size_t Q = 1; Q <= N / 2; ++Q) {
     std::vector<uint32_t> &R = Period[Q];

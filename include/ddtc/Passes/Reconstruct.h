@@ -74,6 +74,14 @@ private:
   /// if KeepBounds and the planners proved that no plan can beat it.
   const Type *rebuild(const Type *T, uint64_t Count, bool KeepBounds);
   const Type *rebuildOperands(const Type *T);
+  /// The cheapest tree of T as a sequence of copies of the derived type E
+  /// (ElementSequence.h), canonicalized; null if T is not one or it is too
+  /// long for the dynamic program.
+  const Type *rebuildFromElement(const Type *T, const Type *E);
+  /// Best, or a tree rebuilt from copies of an element of From (or of a
+  /// tree so found) that precedes it and is cheaper than Floor if given.
+  const Type *improveByElements(const Type *From, const Type *Best,
+                                const Type *Floor);
 
   TypeContext &Ctx;
   ReconstructOptions Options;

@@ -1,0 +1,113 @@
+//===- lib/Passes/ElementSequence.cpp - Typemaps as copies of one type ----===//
+#include "ElementSequence.h"
+
+#include "ddtc/IR/TypePieces.h"
+
+namespace ddtc::recon {
+
+namespace {
+
+/// The one child type of X's pieces that hold data, or null if they have
+/// several (or none).
+const Type *singleChild(const Type *X) {
+  const Type *Child = nullptr;
+  for (uint64_t K = 0, N = getNumPieces(X); K < N; ++K) {
+    TypePiece P = getPiece(X, K);
+    if (P.Reps == 0 || (P.Child && P.Child->size() == 0))
+      continue;
+    if (!P.Child || (Child && P.Child != Child))
+      return nullptr;
+    Child = P.Child;
+  }
+  return Child;
+}
+
+bool isElement(const Type *X) {
+  if (auto *P = dyn_cast<PredefinedType>(X))
+    return !P->getInfo().isBasic();
+  return X->getKind() == TypeKind::Resized || X->getKind() == TypeKind::Struct;
+}
+
+/// Appends the copies of E in X's typemap, X at Base, merging copies that
+/// follow each other at E's extent.
+class CopyWalker {
+public:
+  CopyWalker(const Type *E, size_t MaxBlocks)
+      : E(E), Extent(E->extent()), MaxBlocks(MaxBlocks),
+        MaxCopies(uint64_t(MaxBlocks) * 64) {}
+
+  bool walk(const Type *X, int64_t Base) {
+    if (X == E)
+      return append(Base);
+    if (isa<PredefinedType>(X))
+      return false;
+    for (uint64_t K = 0, N = getNumPieces(X); K < N; ++K) {
+      TypePiece P = getPiece(X, K);
+      if (P.Reps == 0 || (P.Child && P.Child->size() == 0))
+        continue;
+      if (!P.Child)
+        return false;
+      // Wrapping arithmetic, as TypePieces: the layout rules checked that
+      // the displacements a valid type reaches fit.
+      uint64_t At = uint64_t(Base) + uint64_t(P.Disp);
+      for (int64_t R = 0; R < P.Reps; ++R)
+        if (!walk(P.Child,
+                  int64_t(At + uint64_t(R) * uint64_t(P.Child->extent()))))
+          return false;
+    }
+    return true;
+  }
+
+  std::vector<Block> take() { return std::move(Out); }
+
+private:
+  bool append(int64_t Offset) {
+    if (++Copies > MaxCopies)
+      return false;
+    if (!Out.empty() && uint64_t(Out.back().Offset) +
+                                uint64_t(Out.back().Count) * uint64_t(Extent) ==
+                            uint64_t(Offset)) {
+      ++Out.back().Count;
+      return true;
+    }
+    if (Out.size() == MaxBlocks)
+      return false;
+    Out.push_back({Offset, 1, OpaqueElement});
+    return true;
+  }
+
+  const Type *E;
+  int64_t Extent;
+  size_t MaxBlocks;
+  uint64_t MaxCopies, Copies = 0;
+  std::vector<Block> Out;
+};
+
+} // namespace
+
+std::vector<const Type *> findElements(const Type *T) {
+  std::vector<const Type *> Found;
+  for (const Type *X = T; X;) {
+    if (X != T && isElement(X))
+      Found.push_back(X);
+    if (isa<PredefinedType>(X))
+      break;
+    X = singleChild(X);
+  }
+  return Found;
+}
+
+std::optional<std::vector<Block>> elementBlocks(const Type *T, const Type *E,
+                                                size_t MaxBlocks) {
+  if (E->extent() <= 0 || E->size() == 0 || MaxBlocks == 0)
+    return std::nullopt;
+  CopyWalker W(E, MaxBlocks);
+  if (!W.walk(T, 0))
+    return std::nullopt;
+  std::vector<Block> Out = W.take();
+  if (Out.empty())
+    return std::nullopt;
+  return Out;
+}
+
+} // namespace ddtc::recon

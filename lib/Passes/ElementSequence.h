@@ -1,0 +1,40 @@
+//===- lib/Passes/ElementSequence.h - Typemaps as copies of one type -*- C++ -*-===//
+//
+// Many typemaps are a sequence of copies of one derived type E: a list of
+// copies of a list of E, however it is described. Where E is a basic type
+// the block planners see the sequence directly. Where E is a resized
+// element whose copies overlap or interleave, a struct, or a pair type,
+// its blocks interleave or join in the flat typemap and the planners lose
+// the repetition the description had; planned over copies of E (each an
+// opaque element with E's extent) they find it again. Both a nested
+// description and its flattened list name the same E, so this gives them
+// the same candidates (docs/normalization.md, "Copies of one element").
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_LIB_PASSES_ELEMENTSEQUENCE_H
+#define DDTC_LIB_PASSES_ELEMENTSEQUENCE_H
+
+#include "BlockPlan.h"
+
+#include <optional>
+#include <vector>
+
+namespace ddtc::recon {
+
+/// The derived types E, other than T, whose copies make up T's typemap:
+/// the resized, struct and pair-type nodes met going down from T through
+/// nodes of a single child type (lists, contiguous, vectors, dup, and the
+/// MPI constructors of subarray and darray), outermost first. The walk
+/// stops at a struct of several types or at a predefined type.
+std::vector<const Type *> findElements(const Type *T);
+
+/// T's typemap as copies of E, in typemap order: runs of consecutive copies
+/// (E's extent apart) as blocks of OpaqueElement, Count in copies. Nothing
+/// if T is not a sequence of copies of E, E's extent is not positive, or
+/// the runs would number more than MaxBlocks (or the copies 64 times that).
+std::optional<std::vector<Block>> elementBlocks(const Type *T, const Type *E,
+                                                size_t MaxBlocks);
+
+} // namespace ddtc::recon
+
+#endif // DDTC_LIB_PASSES_ELEMENTSEQUENCE_H
