@@ -23,22 +23,20 @@ const Type *singleChild(const Type *X) {
 }
 
 bool isElement(const Type *X) {
-  if (auto *P = dyn_cast<PredefinedType>(X))
-    return !P->getInfo().isBasic();
-  return X->getKind() == TypeKind::Resized || X->getKind() == TypeKind::Struct;
+  return isa<PredefinedType>(X) || X->getKind() == TypeKind::Resized ||
+         X->getKind() == TypeKind::Struct;
 }
 
-/// Appends the copies of E in X's typemap, X at Base, merging copies that
-/// follow each other at E's extent.
+/// Appends the copies of E in X's typemap, X at Base, as blocks (Runs).
 class CopyWalker {
 public:
-  CopyWalker(const Type *E, size_t MaxBlocks)
-      : E(E), Extent(E->extent()), MaxBlocks(MaxBlocks),
+  CopyWalker(const Type *E, CopyRuns Runs, size_t MaxBlocks)
+      : E(E), Extent(E->extent()), Runs(Runs), MaxBlocks(MaxBlocks),
         MaxCopies(uint64_t(MaxBlocks) * 64) {}
 
   bool walk(const Type *X, int64_t Base) {
     if (X == E)
-      return append(Base);
+      return append(Base, 1);
     if (isa<PredefinedType>(X))
       return false;
     for (uint64_t K = 0, N = getNumPieces(X); K < N; ++K) {
@@ -50,6 +48,11 @@ public:
       // Wrapping arithmetic, as TypePieces: the layout rules checked that
       // the displacements a valid type reaches fit.
       uint64_t At = uint64_t(Base) + uint64_t(P.Disp);
+      if (P.Child == E && Runs == CopyRuns::AsListed) {
+        if (!append(int64_t(At), P.Reps))
+          return false;
+        continue;
+      }
       for (int64_t R = 0; R < P.Reps; ++R)
         if (!walk(P.Child,
                   int64_t(At + uint64_t(R) * uint64_t(P.Child->extent()))))
@@ -61,23 +64,25 @@ public:
   std::vector<Block> take() { return std::move(Out); }
 
 private:
-  bool append(int64_t Offset) {
-    if (++Copies > MaxCopies)
+  bool append(int64_t Offset, int64_t Count) {
+    if ((Copies += uint64_t(Count)) > MaxCopies)
       return false;
-    if (!Out.empty() && uint64_t(Out.back().Offset) +
-                                uint64_t(Out.back().Count) * uint64_t(Extent) ==
-                            uint64_t(Offset)) {
-      ++Out.back().Count;
+    if (Runs == CopyRuns::Merged && !Out.empty() &&
+        uint64_t(Out.back().Offset) +
+                uint64_t(Out.back().Count) * uint64_t(Extent) ==
+            uint64_t(Offset)) {
+      Out.back().Count += Count;
       return true;
     }
     if (Out.size() == MaxBlocks)
       return false;
-    Out.push_back({Offset, 1, OpaqueElement});
+    Out.push_back({Offset, Count, OpaqueElement});
     return true;
   }
 
   const Type *E;
   int64_t Extent;
+  CopyRuns Runs;
   size_t MaxBlocks;
   uint64_t MaxCopies, Copies = 0;
   std::vector<Block> Out;
@@ -97,11 +102,11 @@ std::vector<const Type *> findElements(const Type *T) {
   return Found;
 }
 
-std::optional<std::vector<Block>> elementBlocks(const Type *T, const Type *E,
-                                                size_t MaxBlocks) {
+std::optional<std::vector<Block>>
+elementBlocks(const Type *T, const Type *E, CopyRuns Runs, size_t MaxBlocks) {
   if (E->extent() <= 0 || E->size() == 0 || MaxBlocks == 0)
     return std::nullopt;
-  CopyWalker W(E, MaxBlocks);
+  CopyWalker W(E, Runs, MaxBlocks);
   if (!W.walk(T, 0))
     return std::nullopt;
   std::vector<Block> Out = W.take();

@@ -21,19 +21,32 @@
 
 namespace ddtc::recon {
 
-/// The derived types E, other than T, whose copies make up T's typemap:
-/// the resized, struct and pair-type nodes met going down from T through
-/// nodes of a single child type (lists, contiguous, vectors, dup, and the
-/// MPI constructors of subarray and darray), outermost first. The walk
-/// stops at a struct of several types or at a predefined type.
+/// The types E, other than T, whose copies make up T's typemap: the
+/// resized, struct and pair-type nodes met going down from T through nodes
+/// of a single child type (lists, contiguous, vectors, dup, and the MPI
+/// constructors of subarray and darray), outermost first, and the basic
+/// type the walk ends at, if it does. The walk stops at a struct of
+/// several types or at a predefined type.
 std::vector<const Type *> findElements(const Type *T);
 
-/// T's typemap as copies of E, in typemap order: runs of consecutive copies
-/// (E's extent apart) as blocks of OpaqueElement, Count in copies. Nothing
-/// if T is not a sequence of copies of E, E's extent is not positive, or
-/// the runs would number more than MaxBlocks (or the copies 64 times that).
-std::optional<std::vector<Block>> elementBlocks(const Type *T, const Type *E,
-                                                size_t MaxBlocks);
+/// How copies of E become blocks.
+enum class CopyRuns : uint8_t {
+  /// Runs of consecutive copies (E's extent apart), as in the typemap.
+  Merged,
+  /// One block per entry that lists E (a count of copies at one
+  /// displacement), as the description has them: where the last copy of
+  /// one list entry touches the first of the next, the typemap joins them
+  /// and a planner that never splits a block cannot see the repetition.
+  /// The same for a nested list and its flattened form.
+  AsListed,
+};
+
+/// T's typemap as copies of E, in typemap order, as blocks of
+/// OpaqueElement (Count in copies). Nothing if T is not a sequence of
+/// copies of E, E's extent is not positive, or the blocks would number
+/// more than MaxBlocks (or the copies 64 times that).
+std::optional<std::vector<Block>>
+elementBlocks(const Type *T, const Type *E, CopyRuns Runs, size_t MaxBlocks);
 
 } // namespace ddtc::recon
 

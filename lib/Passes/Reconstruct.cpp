@@ -402,9 +402,13 @@ Expected<const Type *> PlanBuilder::buildTiled(const Plan &P, int64_t Shift,
 }
 
 /// Builds each of Plans over Seq (Opaque: the type of its OpaqueElement
-/// blocks), at T's bounds if KeepBounds, and keeps in Best the first built
-/// type in the total order.
-void buildBest(TypeContext &Ctx, std::span<const Block> Seq, const Type *Opaque,
+/// blocks), at T's bounds if KeepBounds, canonicalizes it, and keeps in
+/// Best the first in the total order. Judged canonical, because that is
+/// what the caller returns: a placed contiguous(r, C) loses to a tree two
+/// integers smaller as built, and becomes hindexed_block(r, [d], C), one
+/// smaller, once canonical.
+void buildBest(TypeContext &Ctx, Canonicalizer &Canon,
+               std::span<const Block> Seq, const Type *Opaque,
                const std::vector<Plan> &Plans, const Type *T, bool KeepBounds,
                const Type *&Best) {
   PlanBuilder Builder(Ctx, Seq, Opaque);
@@ -432,8 +436,9 @@ void buildBest(TypeContext &Ctx, std::span<const Block> Seq, const Type *Opaque,
       continue;
     }
     // Predicted costs ignore struct padding: judge the built types.
-    if (!Best || (*X)->precedes(Best))
-      Best = *X;
+    const Type *C = Canon.canonicalize(*X);
+    if (!Best || C->precedes(Best))
+      Best = C;
   }
 }
 
@@ -488,7 +493,7 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
   for (const std::vector<Block> &Seq : Sequences) {
     std::vector<Plan> Plans = recon::planBlocks(Seq, Limits, Budget);
     Hopeless |= Plans.empty();
-    buildBest(Ctx, Seq, nullptr, Plans, T, KeepBounds, Best);
+    buildBest(Ctx, Canon, Seq, nullptr, Plans, T, KeepBounds, Best);
   }
   if (Best || !Hopeless)
     return Best;
@@ -505,19 +510,26 @@ const Type *Reconstructor::improveByElements(const Type *From, const Type *Best,
   // random types of depth 6 take.
   std::vector<const Type *> Sources{From};
   for (size_t I = 0; I < Sources.size() && I < 8; ++I)
-    for (const Type *E : recon::findElements(Sources[I])) {
-      const Type *X = rebuildFromElement(Sources[I], E);
-      if (X && X->precedes(Best) && (!Floor || X->isCheaperThan(Floor))) {
-        Best = X;
-        Sources.push_back(X);
+    for (const Type *E : recon::findElements(Sources[I]))
+      for (recon::CopyRuns Runs :
+           {recon::CopyRuns::Merged, recon::CopyRuns::AsListed}) {
+        // Merged copies of a basic type are the typemap's blocks.
+        if (Runs == recon::CopyRuns::Merged && isa<PredefinedType>(E) &&
+            cast<PredefinedType>(E)->getInfo().isBasic())
+          continue;
+        const Type *X = rebuildFromElement(Sources[I], E, Runs);
+        if (X && X->precedes(Best) && (!Floor || X->isCheaperThan(Floor))) {
+          Best = X;
+          Sources.push_back(X);
+        }
       }
-    }
   return Best;
 }
 
-const Type *Reconstructor::rebuildFromElement(const Type *T, const Type *E) {
+const Type *Reconstructor::rebuildFromElement(const Type *T, const Type *E,
+                                              recon::CopyRuns Runs) {
   std::optional<std::vector<Block>> Seq =
-      recon::elementBlocks(T, E, Options.DPBlocks);
+      recon::elementBlocks(T, E, Runs, Options.DPBlocks);
   if (!Seq)
     return nullptr;
   // The element as its own normal form: equivalent descriptions of T
@@ -526,9 +538,9 @@ const Type *Reconstructor::rebuildFromElement(const Type *T, const Type *E) {
   recon::PlannerLimits Limits{Options.DPBlocks, Options.StructWindow,
                               E->extent()};
   const Type *Best = nullptr;
-  buildBest(Ctx, *Seq, Leaf, recon::planBlocks(*Seq, Limits), T,
+  buildBest(Ctx, Canon, *Seq, Leaf, recon::planBlocks(*Seq, Limits), T,
             /*KeepBounds=*/true, Best);
-  return Best ? Canon.canonicalize(Best) : nullptr;
+  return Best;
 }
 
 uint64_t Reconstructor::flatBudget(const Type *T) const {
@@ -565,6 +577,11 @@ const Type *Reconstructor::reconstruct(const Type *T) {
   if (T->isCheaperThan(R)) {
     ++KeptAsGiven;
     R = T;
+    if (T->size() != 0 && !T->getOperands().empty()) {
+      const Type *O = Canon.canonicalize(rebuildOperands(T));
+      if (O->precedes(T))
+        R = O;
+    }
   }
   Memo[T] = R;
   return R;

@@ -24,6 +24,10 @@
 
 namespace ddtc {
 
+namespace recon {
+enum class CopyRuns : uint8_t;
+} // namespace recon
+
 struct ReconstructOptions {
   /// Typemaps with more blocks are rewritten through their operands ...
   uint64_t MaxFlatBlocks = uint64_t(1) << 22;
@@ -74,10 +78,11 @@ private:
   /// if KeepBounds and the planners proved that no plan can beat it.
   const Type *rebuild(const Type *T, uint64_t Count, bool KeepBounds);
   const Type *rebuildOperands(const Type *T);
-  /// The cheapest tree of T as a sequence of copies of the derived type E
-  /// (ElementSequence.h), canonicalized; null if T is not one or it is too
-  /// long for the dynamic program.
-  const Type *rebuildFromElement(const Type *T, const Type *E);
+  /// The cheapest tree of T as a sequence of copies of E, in blocks as
+  /// Runs says (lib/Passes/ElementSequence.h), canonicalized; null if T
+  /// is not one or it is too long for the dynamic program.
+  const Type *rebuildFromElement(const Type *T, const Type *E,
+                                 recon::CopyRuns Runs);
   /// Best, or a tree rebuilt from copies of an element of From (or of a
   /// tree so found) that precedes it and is cheaper than Floor if given.
   const Type *improveByElements(const Type *From, const Type *Best,
