@@ -103,10 +103,38 @@ const Type *mergeContiguous(TypeContext &Ctx, const Type *T) {
   return N ? value(Ctx.getContiguous(*N, Inner->getOldType())) : nullptr;
 }
 
+/// Struct entries (b, contiguous(k, T)) of a dense contiguous ->
+/// (b*k, T): the same copies at the same places, and MPI pads the struct's
+/// extent by the alignment of the basic types, which are the same.
+const Type *absorbContiguousEntries(TypeContext &Ctx, const StructType *S) {
+  std::vector<int64_t> Lengths = toVector(S->getBlockLengths());
+  std::vector<const Type *> Types(S->getTypes().begin(), S->getTypes().end());
+  bool Changed = false;
+  for (size_t I = 0; I < Types.size(); ++I) {
+    auto *C = dyn_cast<ContiguousType>(Types[I]);
+    if (!C)
+      continue;
+    std::optional<int64_t> Span =
+        checkedMul(C->getCount(), C->getOldType()->extent());
+    std::optional<int64_t> Length = checkedMul(Lengths[I], C->getCount());
+    if (!Span || *Span != C->extent() || !Length)
+      continue;
+    Lengths[I] = *Length;
+    Types[I] = C->getOldType();
+    Changed = true;
+  }
+  if (!Changed)
+    return nullptr;
+  return value(Ctx.getStruct(Lengths, toVector(S->getDisplacements()), Types));
+}
+
 /// A dense contiguous oldtype is absorbed into the block lengths:
 /// vector(c, b, s, contiguous(k, T)) -> vector(c, b*k, s*k, T), and alike
-/// for hvector, the indexed kinds (displacements in elements scale too).
+/// for hvector, the indexed kinds (displacements in elements scale too)
+/// and the entries of a struct.
 const Type *absorbContiguousChild(TypeContext &Ctx, const Type *T) {
+  if (auto *S = dyn_cast<StructType>(T))
+    return absorbContiguousEntries(Ctx, S);
   if (!isa<VectorType>(T) && !isa<IndexedType>(T) && !isa<IndexedBlockType>(T))
     return nullptr;
   auto *Child = dyn_cast<ContiguousType>(T->getOldType());

@@ -34,12 +34,24 @@ public:
       : E(E), Extent(E->extent()), Runs(Runs), MaxBlocks(MaxBlocks),
         MaxCopies(uint64_t(MaxBlocks) * 64) {}
 
-  bool walk(const Type *X, int64_t Base) {
+  /// Top: X is the root, or reached from it through single copies.
+  bool walk(const Type *X, int64_t Base, bool Top) {
     if (X == E)
       return append(Base, 1);
     if (isa<PredefinedType>(X))
       return false;
-    for (uint64_t K = 0, N = getNumPieces(X); K < N; ++K) {
+    uint64_t N = getNumPieces(X);
+    // The first node with several copies of its child: its copies are
+    // where MergedPerCopy keeps runs apart.
+    bool Barrier = false;
+    if (Top) {
+      int64_t Copies = 0;
+      for (uint64_t K = 0; K < N && Copies < 2; ++K)
+        Copies += getPiece(X, K).Reps;
+      Barrier = Copies >= 2;
+      Top = !Barrier;
+    }
+    for (uint64_t K = 0; K < N; ++K) {
       TypePiece P = getPiece(X, K);
       if (P.Reps == 0 || (P.Child && P.Child->size() == 0))
         continue;
@@ -48,15 +60,20 @@ public:
       // Wrapping arithmetic, as TypePieces: the layout rules checked that
       // the displacements a valid type reaches fit.
       uint64_t At = uint64_t(Base) + uint64_t(P.Disp);
-      if (P.Child == E && Runs == CopyRuns::AsListed) {
+      if (P.Child == E && Runs != CopyRuns::Merged) {
+        // An entry of copies of E: one block as listed; merged with what
+        // came before unless a copy of the node ended there.
         if (!append(int64_t(At), P.Reps))
           return false;
+        Apart |= Barrier;
         continue;
       }
-      for (int64_t R = 0; R < P.Reps; ++R)
+      for (int64_t R = 0; R < P.Reps; ++R) {
         if (!walk(P.Child,
-                  int64_t(At + uint64_t(R) * uint64_t(P.Child->extent()))))
+                  int64_t(At + uint64_t(R) * uint64_t(P.Child->extent())), Top))
           return false;
+        Apart |= Barrier;
+      }
     }
     return true;
   }
@@ -67,7 +84,10 @@ private:
   bool append(int64_t Offset, int64_t Count) {
     if ((Copies += uint64_t(Count)) > MaxCopies)
       return false;
-    if (Runs == CopyRuns::Merged && !Out.empty() &&
+    bool Merge =
+        Runs == CopyRuns::Merged || (Runs == CopyRuns::MergedPerCopy && !Apart);
+    Apart = false;
+    if (Merge && !Out.empty() &&
         uint64_t(Out.back().Offset) +
                 uint64_t(Out.back().Count) * uint64_t(Extent) ==
             uint64_t(Offset)) {
@@ -83,6 +103,8 @@ private:
   const Type *E;
   int64_t Extent;
   CopyRuns Runs;
+  /// The last block ended a copy of the first node with several.
+  bool Apart = false;
   size_t MaxBlocks;
   uint64_t MaxCopies, Copies = 0;
   std::vector<Block> Out;
@@ -107,7 +129,7 @@ elementBlocks(const Type *T, const Type *E, CopyRuns Runs, size_t MaxBlocks) {
   if (E->extent() <= 0 || E->size() == 0 || MaxBlocks == 0)
     return std::nullopt;
   CopyWalker W(E, Runs, MaxBlocks);
-  if (!W.walk(T, 0))
+  if (!W.walk(T, 0, /*Top=*/true))
     return std::nullopt;
   std::vector<Block> Out = W.take();
   if (Out.empty())

@@ -39,6 +39,11 @@ enum class CopyRuns : uint8_t {
   /// and a planner that never splits a block cannot see the repetition.
   /// The same for a nested list and its flattened form.
   AsListed,
+  /// Runs merged within each copy of the first node that has several
+  /// copies of its child, not across them: where copies of that node touch,
+  /// the typemap joins their runs (contiguous(4, T) with T's last run
+  /// ending where the next copy's first begins).
+  MergedPerCopy,
 };
 
 /// T's typemap as copies of E, in typemap order, as blocks of

@@ -1,15 +1,17 @@
 //===- lib/Passes/Reconstruct.cpp - Optimal trees from typemaps -----------===//
 //
 // Flattens a typemap into blocks, asks the planners (BlockPlan.h) for the
-// cheapest plan and builds it. The planners see the typemap three ways:
+// cheapest plan and builds it. The planners see the typemap four ways:
 // as its maximal runs, with the components of pair types regrouped into
-// pairs, and with its runs cut to their common length (where copies of a
-// chunk touch, their runs join). Every plan is built relative to its first
-// block; a leaf or struct absorbs an offset into its displacements, any
-// other root is placed by hindexed_block(1, [offset], tree). The builder
-// prefers element units (vector, indexed_block, indexed) whenever strides
-// and displacements divide evenly, as canonicalization does, so that the
-// result is already canonical.
+// pairs, with its runs cut to their common length (where copies of a
+// chunk touch, their runs join) and, if short, cut to single elements;
+// and, through ElementSequence.h, as copies of each element of the given
+// and the rebuilt trees. Every plan is built relative to its first block;
+// a leaf or struct absorbs an offset into its displacements, any other
+// root is placed by hindexed_block(1, [offset], tree). The builder prefers
+// element units (vector, indexed_block, indexed) whenever strides and
+// displacements divide evenly, as canonicalization does; built trees are
+// judged canonicalized.
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/Passes/Reconstruct.h"
@@ -118,16 +120,25 @@ std::optional<std::vector<Block>> regroupPairs(std::span<const Block> B,
 }
 
 /// The blocks with every run cut into blocks of G elements, G the greatest
-/// common divisor of the run lengths. Where copies of a tree touch (the
-/// last element of one copy next to the first of the next) the typemap
-/// joins their runs, and the planners, which never split a block, cannot
-/// see the copies; cut to the common length, they can. Nothing if no run
-/// is longer than G or the cut sequence would exceed MaxBlocks.
+/// common divisor of the run lengths, or single elements if ToElements.
+/// Where copies of a tree touch (the last element of one copy next to the
+/// first of the next) the typemap joins their runs, and the planners,
+/// which never split a block, cannot see the copies; cut to the common
+/// length, they can. Cut to elements, a row of elements can be a copy of
+/// one element resized to leave the gap after it (`vector(2, 5, 25,
+/// resized(lb, 40, indexed_block(4, [d], MPI_COMPLEX)))`: rows of 4 of 5
+/// complex numbers). Nothing if no run is longer than G (than 1) or the
+/// cut sequence would exceed MaxBlocks.
 std::optional<std::vector<Block>> cutRuns(std::span<const Block> B,
-                                          size_t MaxBlocks) {
+                                          size_t MaxBlocks, bool ToElements) {
   int64_t G = 0;
   for (const Block &X : B)
     G = std::gcd(G, X.Count);
+  if (ToElements) {
+    if (G == 1)
+      return std::nullopt;
+    G = 1;
+  }
   uint64_t Cut = 0;
   for (const Block &X : B)
     Cut += uint64_t(X.Count / G);
@@ -468,10 +479,15 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
   }
   // And cut to a common run length, where the dynamic program plans it:
   // copies that touch, one run in the typemap, can be cheaper as copies.
-  if (Blocks->size() <= Options.DPBlocks)
+  if (Blocks->size() <= Options.DPBlocks) {
     if (std::optional<std::vector<Block>> C =
-            cutRuns(*Blocks, Options.DPBlocks))
+            cutRuns(*Blocks, Options.DPBlocks, false))
       Sequences.push_back(std::move(*C));
+    // Single elements make the dynamic program's table that much longer:
+    // short typemaps only.
+    if (std::optional<std::vector<Block>> C = cutRuns(*Blocks, 256, true))
+      Sequences.push_back(std::move(*C));
+  }
   Sequences.insert(Sequences.begin(), std::move(*Blocks));
   recon::PlannerLimits Limits{Options.DPBlocks, Options.StructWindow};
   // reconstruct() keeps T unless the rebuilt tree is at least as cheap. A
@@ -503,7 +519,8 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
 }
 
 const Type *Reconstructor::improveByElements(const Type *From, const Type *Best,
-                                             const Type *Floor) {
+                                             const Type *Floor,
+                                             ElementSequences &Seen) {
   // Each tree found is a new source of elements (its leaves are normal
   // forms of elements, which may hold elements of their own); every win
   // goes strictly down the total order, and a few rounds are all that
@@ -512,12 +529,32 @@ const Type *Reconstructor::improveByElements(const Type *From, const Type *Best,
   for (size_t I = 0; I < Sources.size() && I < 8; ++I)
     for (const Type *E : recon::findElements(Sources[I]))
       for (recon::CopyRuns Runs :
-           {recon::CopyRuns::Merged, recon::CopyRuns::AsListed}) {
+           {recon::CopyRuns::Merged, recon::CopyRuns::AsListed,
+            recon::CopyRuns::MergedPerCopy}) {
+        bool Basic = isa<PredefinedType>(E) &&
+                     cast<PredefinedType>(E)->getInfo().isBasic();
         // Merged copies of a basic type are the typemap's blocks.
-        if (Runs == recon::CopyRuns::Merged && isa<PredefinedType>(E) &&
-            cast<PredefinedType>(E)->getInfo().isBasic())
+        if (Runs == recon::CopyRuns::Merged && Basic)
           continue;
-        const Type *X = rebuildFromElement(Sources[I], E, Runs);
+        std::optional<std::vector<Block>> Seq =
+            recon::elementBlocks(Sources[I], E, Runs, Options.DPBlocks);
+        // Runs kept apart that are the typemap's blocks all the same (a
+        // refinement of the maximal runs with as many blocks is them), or
+        // a sequence planned already.
+        if (!Seq || (Basic && Runs == recon::CopyRuns::MergedPerCopy &&
+                     Seq->size() == From->getLayout().Blocks.Count))
+          continue;
+        auto Same = [&](const std::pair<const Type *, std::vector<Block>> &S) {
+          return S.first == E &&
+                 std::equal(S.second.begin(), S.second.end(), Seq->begin(),
+                            Seq->end(), [](const Block &A, const Block &B) {
+                              return A.Offset == B.Offset && A.Count == B.Count;
+                            });
+        };
+        if (std::any_of(Seen.begin(), Seen.end(), Same))
+          continue;
+        const Type *X = rebuildFromElement(Sources[I], E, *Seq);
+        Seen.emplace_back(E, std::move(*Seq));
         if (X && X->precedes(Best) && (!Floor || X->isCheaperThan(Floor))) {
           Best = X;
           Sources.push_back(X);
@@ -527,18 +564,14 @@ const Type *Reconstructor::improveByElements(const Type *From, const Type *Best,
 }
 
 const Type *Reconstructor::rebuildFromElement(const Type *T, const Type *E,
-                                              recon::CopyRuns Runs) {
-  std::optional<std::vector<Block>> Seq =
-      recon::elementBlocks(T, E, Runs, Options.DPBlocks);
-  if (!Seq)
-    return nullptr;
+                                              std::span<const Block> Seq) {
   // The element as its own normal form: equivalent descriptions of T
   // reach E's layout through different trees.
   const Type *Leaf = reconstruct(E);
   recon::PlannerLimits Limits{Options.DPBlocks, Options.StructWindow,
                               E->extent()};
   const Type *Best = nullptr;
-  buildBest(Ctx, Canon, *Seq, Leaf, recon::planBlocks(*Seq, Limits), T,
+  buildBest(Ctx, Canon, Seq, Leaf, recon::planBlocks(Seq, Limits), T,
             /*KeepBounds=*/true, Best);
   return Best;
 }
@@ -569,11 +602,15 @@ const Type *Reconstructor::reconstruct(const Type *T) {
   // those of the given tree, which must do strictly better to count: a
   // tie goes to the tree every description finds.
   if (T->size() != 0) {
-    R = improveByElements(R, R, nullptr);
-    R = improveByElements(T, R, R);
+    ElementSequences Seen;
+    R = improveByElements(R, R, nullptr, Seen);
+    R = improveByElements(T, R, R, Seen);
   }
   // The planners are exact only within their budgets and their candidate
   // families (docs/normalization.md): never hand back something costlier.
+  // Where the given tree wins, its operands may still have cheaper normal
+  // forms: a struct member written as a nested list and the same member
+  // flattened meet below a struct the planners do not beat.
   if (T->isCheaperThan(R)) {
     ++KeptAsGiven;
     R = T;

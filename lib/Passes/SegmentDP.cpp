@@ -512,13 +512,22 @@ std::vector<Plan> SegmentDP::solve(bool NeedsPlacement) {
     Candidates.front().Cost += PlacementCost;
     // The table keeps one plan per segment, chosen without placement: a
     // repeated chunk whose plan is a vector (blocks that descend, say)
-    // ties with the chunk's index list, but only the list takes the
-    // offset for free. The same repetition of the list, unplaced.
+    // ties with the chunk's index list, or beats it by less than the
+    // placement, but only the list takes the offset for free. The same
+    // repetitions of the list, unplaced (the chunk at the bottom of a
+    // chain of repetitions: a repetition of a shiftable chunk is
+    // shiftable).
     Plan Alt = Candidates.front();
-    if ((Alt.Kind == PlanKind::Repeat || Alt.Kind == PlanKind::Contig ||
-         Alt.Kind == PlanKind::VectorBl) &&
-        !Alt.Children.empty()) {
-      Plan &Chunk = Alt.Children.front();
+    auto IsRepetition = [](const Plan &P) {
+      return (P.Kind == PlanKind::Repeat || P.Kind == PlanKind::Contig ||
+              P.Kind == PlanKind::VectorBl) &&
+             !P.Children.empty();
+    };
+    Plan *Chain = &Alt;
+    while (IsRepetition(*Chain) && IsRepetition(Chain->Children.front()))
+      Chain = &Chain->Children.front();
+    if (IsRepetition(*Chain)) {
+      Plan &Chunk = Chain->Children.front();
       size_t M = Chunk.size();
       std::optional<Plan> List;
       if (SameShape[Chunk.Begin] >= M)

@@ -20,12 +20,15 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace ddtc {
 
 namespace recon {
-enum class CopyRuns : uint8_t;
+struct Block;
 } // namespace recon
 
 struct ReconstructOptions {
@@ -78,15 +81,18 @@ private:
   /// if KeepBounds and the planners proved that no plan can beat it.
   const Type *rebuild(const Type *T, uint64_t Count, bool KeepBounds);
   const Type *rebuildOperands(const Type *T);
-  /// The cheapest tree of T as a sequence of copies of E, in blocks as
-  /// Runs says (lib/Passes/ElementSequence.h), canonicalized; null if T
-  /// is not one or it is too long for the dynamic program.
+  /// The cheapest tree of T's typemap as Seq, a sequence of copies of E
+  /// (lib/Passes/ElementSequence.h), canonicalized; null if none was built.
   const Type *rebuildFromElement(const Type *T, const Type *E,
-                                 recon::CopyRuns Runs);
+                                 std::span<const recon::Block> Seq);
+  /// The element sequences planned for one type: a sequence is planned
+  /// once, whichever tree it was read from.
+  using ElementSequences =
+      std::vector<std::pair<const Type *, std::vector<recon::Block>>>;
   /// Best, or a tree rebuilt from copies of an element of From (or of a
   /// tree so found) that precedes it and is cheaper than Floor if given.
   const Type *improveByElements(const Type *From, const Type *Best,
-                                const Type *Floor);
+                                const Type *Floor, ElementSequences &Seen);
 
   TypeContext &Ctx;
   ReconstructOptions Options;
