@@ -509,6 +509,21 @@ std::vector<Plan> SegmentDP::solve(bool NeedsPlacement) {
   // The table's best, placed if it must be and cannot absorb the offset.
   std::vector<Plan> Candidates{extract(0, N)};
   if (NeedsPlacement && !Candidates.front().isShiftable()) {
+    // Copies at one stride, which must be placed, are also copies at
+    // translations, which take the offset: hindexed_block(b, [d0, d1, ...],
+    // chunk) for (h)vector(r, b, stride, chunk) placed by
+    // hindexed_block(1, [d], ...), cheaper for few copies. The table ties
+    // the two without placement and keeps the vector.
+    const Plan &Top = Candidates.front();
+    if ((Top.Kind == PlanKind::Repeat || Top.Kind == PlanKind::VectorBl) &&
+        !Top.Children.empty()) {
+      Plan Listed = Top;
+      Listed.Kind = PlanKind::IndexChunk;
+      Listed.BlockLen = Top.Kind == PlanKind::VectorBl ? Top.BlockLen : 1;
+      Listed.ChunkLen = Top.size() / Top.Reps;
+      Listed.Cost = Top.Cost - VectorCost + indexBlockCost32(Top.Reps);
+      Candidates.push_back(std::move(Listed));
+    }
     Candidates.front().Cost += PlacementCost;
     // The table keeps one plan per segment, chosen without placement: a
     // repeated chunk whose plan is a vector (blocks that descend, say)
