@@ -604,7 +604,22 @@ const Type *Reconstructor::reconstruct(const Type *T) {
   if (T->size() != 0) {
     ElementSequences Seen;
     R = improveByElements(R, R, nullptr, Seen);
+    // A struct's members in their own normal forms: the planners choose a
+    // struct's pieces together, each member alone may do better; and a
+    // given struct the planners do not beat keeps its members' normal
+    // forms, however each member was written (short typemaps: the members
+    // are planned again).
+    bool Short = T->getLayout().Blocks.Count <= Options.DPBlocks;
+    if (Short && isa<StructType>(R))
+      if (const Type *O = Canon.canonicalize(rebuildOperands(R));
+          O->precedes(R))
+        R = O;
+    const Type *Typemap = R;
     R = improveByElements(T, R, R, Seen);
+    if (Short && isa<StructType>(T) && T != R)
+      if (const Type *O = Canon.canonicalize(rebuildOperands(T));
+          O->isCheaperThan(Typemap) && O->precedes(R))
+        R = O;
   }
   // The planners are exact only within their budgets and their candidate
   // families (docs/normalization.md): never hand back something costlier.
