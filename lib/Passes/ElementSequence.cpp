@@ -10,6 +10,13 @@ namespace {
 /// The one child type of X's pieces that hold data, or null if they have
 /// several (or none).
 const Type *singleChild(const Type *X) {
+  if (X->size() == 0)
+    return nullptr;
+  // Every node but a struct (and a pair type, whose pieces are leaves)
+  // has one child type, however many pieces: a vector may have 10^12.
+  // (The child of a subarray or darray is its expansion.)
+  if (!isa<StructType>(X))
+    return isa<PredefinedType>(X) ? nullptr : getPiece(X, 0).Child;
   const Type *Child = nullptr;
   for (uint64_t K = 0, N = getNumPieces(X); K < N; ++K) {
     TypePiece P = getPiece(X, K);
@@ -41,6 +48,10 @@ public:
     if (isa<PredefinedType>(X))
       return false;
     uint64_t N = getNumPieces(X);
+    // Pieces without copies (a vector of 10^12 empty blocks) cost a visit
+    // each: bounded like the copies.
+    if ((Visits += N) > MaxCopies)
+      return false;
     // The first node with several copies of its child: its copies are
     // where MergedPerCopy keeps runs apart.
     bool Barrier = false;
@@ -106,7 +117,7 @@ private:
   /// The last block ended a copy of the first node with several.
   bool Apart = false;
   size_t MaxBlocks;
-  uint64_t MaxCopies, Copies = 0;
+  uint64_t MaxCopies, Copies = 0, Visits = 0;
   std::vector<Block> Out;
 };
 
