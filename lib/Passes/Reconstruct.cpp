@@ -537,7 +537,7 @@ const Type *Reconstructor::improveByElements(const Type *From, const Type *Best,
         if (Runs == recon::CopyRuns::Merged && Basic)
           continue;
         std::optional<std::vector<Block>> Seq =
-            recon::elementBlocks(Sources[I], E, Runs, Options.DPBlocks);
+            recon::elementBlocks(Sources[I], E, Runs, Options.ElementBlocks);
         // Runs kept apart that are the typemap's blocks all the same (a
         // refinement of the maximal runs with as many blocks is them), or
         // a sequence planned already.

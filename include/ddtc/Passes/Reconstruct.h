@@ -44,6 +44,13 @@ struct ReconstructOptions {
   size_t DPBlocks = 2048;
   /// Longest segment a struct node spans inside the dynamic program.
   size_t StructWindow = 32;
+  /// Sequences of copies of one element (lib/Passes/ElementSequence.h) up
+  /// to this length are planned. Every element of every tree found is
+  /// tried: a chain of structs of copies has one per level, and 2,048
+  /// made the chain of test/tools/normalize/shared-subtrees.test 3.4x
+  /// slower to normalize than without elements (512: 2x, for 1 more of
+  /// 4,014 flattened lists with another normal form).
+  size_t ElementBlocks = 512;
   /// Skip planning the pieces of a long block sequence that provably
   /// cannot beat the given description (planBlocks' budget). Off only to
   /// test that it changes nothing.
