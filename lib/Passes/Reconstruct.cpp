@@ -538,11 +538,17 @@ const Type *Reconstructor::improveByElements(const Type *From, const Type *Best,
           continue;
         std::optional<std::vector<Block>> Seq =
             recon::elementBlocks(Sources[I], E, Runs, Options.ElementBlocks);
-        // Runs kept apart that are the typemap's blocks all the same (a
-        // refinement of the maximal runs with as many blocks is them), or
-        // a sequence planned already.
-        if (!Seq || (Basic && Runs == recon::CopyRuns::MergedPerCopy &&
-                     Seq->size() == From->getLayout().Blocks.Count))
+        // Copies of a basic type kept apart that are the typemap's blocks
+        // all the same (the maximal runs are these blocks with the ones
+        // that touch merged: as many blocks, none touched), planned by
+        // rebuild() already; or a sequence planned already.
+        if (!Seq || (Basic && Seq->size() == From->getLayout().Blocks.Count))
+          continue;
+        // One copy of E is E placed: its normal form would be planned
+        // again from E's typemap, as long as the whole (WRF_x_sa, one
+        // member of 8,554 blocks: twice the time), for no other normal
+        // form in the uniqueness test.
+        if (Seq->size() == 1 && Seq->front().Count == 1)
           continue;
         auto Same = [&](const std::pair<const Type *, std::vector<Block>> &S) {
           return S.first == E &&
@@ -610,13 +616,25 @@ const Type *Reconstructor::reconstruct(const Type *T) {
     // forms, however each member was written (short typemaps: the members
     // are planned again).
     bool Short = T->getLayout().Blocks.Count <= Options.DPBlocks;
-    if (Short && isa<StructType>(R))
+    // A struct of one copy of one member with data is that member placed:
+    // its members' normal forms are the typemap's, planned already.
+    auto SeveralMembers = [](const Type *X) {
+      auto *S = dyn_cast<StructType>(X);
+      if (!S)
+        return false;
+      int64_t Copies = 0;
+      for (size_t I = 0; I < S->getTypes().size() && Copies < 2; ++I)
+        if (S->getTypes()[I]->size() != 0)
+          Copies += S->getBlockLengths()[I];
+      return Copies >= 2;
+    };
+    if (Short && SeveralMembers(R))
       if (const Type *O = Canon.canonicalize(rebuildOperands(R));
           O->precedes(R))
         R = O;
     const Type *Typemap = R;
     R = improveByElements(T, R, R, Seen);
-    if (Short && isa<StructType>(T) && T != R)
+    if (Short && SeveralMembers(T) && T != R)
       if (const Type *O = Canon.canonicalize(rebuildOperands(T));
           O->isCheaperThan(Typemap) && O->precedes(R))
         R = O;
@@ -625,11 +643,14 @@ const Type *Reconstructor::reconstruct(const Type *T) {
   // families (docs/normalization.md): never hand back something costlier.
   // Where the given tree wins, its operands may still have cheaper normal
   // forms: a struct member written as a nested list and the same member
-  // flattened meet below a struct the planners do not beat.
+  // flattened meet below a struct the planners do not beat. (Short
+  // typemaps only: a long one's operands are as long, and planning them
+  // again doubled the first commit of WRF_x_sa in the runtime.)
   if (T->isCheaperThan(R)) {
     ++KeptAsGiven;
     R = T;
-    if (T->size() != 0 && !T->getOperands().empty()) {
+    if (T->size() != 0 && !T->getOperands().empty() &&
+        T->getLayout().Blocks.Count <= Options.DPBlocks) {
       const Type *O = Canon.canonicalize(rebuildOperands(T));
       if (O->precedes(T))
         R = O;
