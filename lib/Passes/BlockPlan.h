@@ -44,6 +44,11 @@ int64_t elementSize(PredefinedId Basic);
 inline constexpr PredefinedId OpaqueElement = static_cast<PredefinedId>(255);
 static_assert(NumPredefined < 255, "OpaqueElement must name no predefined");
 
+/// Bytes an element of Basic occupies: OpaqueExtent for OpaqueElement.
+inline int64_t elementSize(PredefinedId Basic, int64_t OpaqueExtent) {
+  return Basic == OpaqueElement ? OpaqueExtent : elementSize(Basic);
+}
+
 enum class PlanKind : uint8_t {
   Single,     ///< one block: the basic type, or contiguous(count, basic)
   Arith,      ///< equal blocks at a constant stride: vector(m, count, stride)
@@ -117,11 +122,12 @@ struct PlannerLimits {
   /// level is unrestricted); keeps the DP at O(n^2 * window).
   size_t StructWindow = 32;
   /// The extent of OpaqueElement, in a sequence of copies of a derived
-  /// type (at most DPBlocks blocks: only the dynamic program sees them).
+  /// type (at most DPBlocks blocks: only the dynamic program sees them;
+  /// ReconstructOptions::ElementBlocks).
   int64_t OpaqueExtent = 0;
 
   int64_t sizeOf(PredefinedId Basic) const {
-    return Basic == OpaqueElement ? OpaqueExtent : elementSize(Basic);
+    return elementSize(Basic, OpaqueExtent);
   }
 };
 

@@ -175,8 +175,7 @@ private:
                                               : Ctx.getPredefined(B[T].Basic);
   }
   int64_t elementSize(size_t T) const {
-    return B[T].Basic == recon::OpaqueElement ? Opaque->extent()
-                                              : recon::elementSize(B[T].Basic);
+    return recon::elementSize(B[T].Basic, Opaque ? Opaque->extent() : 0);
   }
   /// Displacements of blocks [From, To) when block Origin is at Shift.
   Expected<std::vector<int64_t>> displacements(size_t Origin, size_t From,
@@ -453,6 +452,20 @@ void buildBest(TypeContext &Ctx, Canonicalizer &Canon,
   }
 }
 
+/// X is a struct of at least two copies of members with data (a struct of
+/// one copy of one member is that member placed: its members' normal
+/// forms are the typemap's, planned already).
+bool hasSeveralMembers(const Type *X) {
+  auto *S = dyn_cast<StructType>(X);
+  if (!S)
+    return false;
+  int64_t Copies = 0;
+  for (size_t I = 0; I < S->getTypes().size() && Copies < 2; ++I)
+    if (S->getTypes()[I]->size() != 0)
+      Copies += S->getBlockLengths()[I];
+  return Copies >= 2;
+}
+
 } // namespace
 
 const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
@@ -483,9 +496,8 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
     if (std::optional<std::vector<Block>> C =
             cutRuns(*Blocks, Options.DPBlocks, false))
       Sequences.push_back(std::move(*C));
-    // Single elements make the dynamic program's table that much longer:
-    // short typemaps only.
-    if (std::optional<std::vector<Block>> C = cutRuns(*Blocks, 256, true))
+    if (std::optional<std::vector<Block>> C =
+            cutRuns(*Blocks, Options.ElementCutBlocks, true))
       Sequences.push_back(std::move(*C));
   }
   Sequences.insert(Sequences.begin(), std::move(*Blocks));
@@ -527,12 +539,12 @@ const Type *Reconstructor::improveByElements(const Type *From, const Type *Best,
   // random types of depth 6 take.
   std::vector<const Type *> Sources{From};
   for (size_t I = 0; I < Sources.size() && I < 8; ++I)
-    for (const Type *E : recon::findElements(Sources[I]))
+    for (const Type *E : recon::findElements(Sources[I])) {
+      bool Basic = isa<PredefinedType>(E) &&
+                   cast<PredefinedType>(E)->getInfo().isBasic();
       for (recon::CopyRuns Runs :
            {recon::CopyRuns::Merged, recon::CopyRuns::AsListed,
             recon::CopyRuns::MergedPerCopy}) {
-        bool Basic = isa<PredefinedType>(E) &&
-                     cast<PredefinedType>(E)->getInfo().isBasic();
         // Merged copies of a basic type are the typemap's blocks.
         if (Runs == recon::CopyRuns::Merged && Basic)
           continue;
@@ -566,6 +578,7 @@ const Type *Reconstructor::improveByElements(const Type *From, const Type *Best,
           Sources.push_back(X);
         }
       }
+    }
   return Best;
 }
 
@@ -606,55 +619,44 @@ const Type *Reconstructor::reconstruct(const Type *T) {
   // Copies of one derived type (ElementSequence.h): first the elements of
   // the rebuilt tree, which every description of the layout reaches, then
   // those of the given tree, which must do strictly better to count: a
-  // tie goes to the tree every description finds.
+  // tie goes to the tree every description finds. And a struct's members
+  // in their own normal forms: the planners choose a struct's pieces
+  // together, each member alone may do better; a given struct the
+  // planners do not beat keeps its members' normal forms, however each
+  // member was written. Members and operands are planned again, so short
+  // typemaps only: a long one's operands are as long.
+  bool Short = T->getLayout().Blocks.Count <= Options.DPBlocks;
+  const Type *GivenOperands = nullptr; // T with its operands' normal forms
+  auto OperandsOfGiven = [&] {
+    if (!GivenOperands)
+      GivenOperands = Canon.canonicalize(rebuildOperands(T));
+    return GivenOperands;
+  };
   if (T->size() != 0) {
     ElementSequences Seen;
     R = improveByElements(R, R, nullptr, Seen);
-    // A struct's members in their own normal forms: the planners choose a
-    // struct's pieces together, each member alone may do better; and a
-    // given struct the planners do not beat keeps its members' normal
-    // forms, however each member was written (short typemaps: the members
-    // are planned again).
-    bool Short = T->getLayout().Blocks.Count <= Options.DPBlocks;
-    // A struct of one copy of one member with data is that member placed:
-    // its members' normal forms are the typemap's, planned already.
-    auto SeveralMembers = [](const Type *X) {
-      auto *S = dyn_cast<StructType>(X);
-      if (!S)
-        return false;
-      int64_t Copies = 0;
-      for (size_t I = 0; I < S->getTypes().size() && Copies < 2; ++I)
-        if (S->getTypes()[I]->size() != 0)
-          Copies += S->getBlockLengths()[I];
-      return Copies >= 2;
-    };
-    if (Short && SeveralMembers(R))
+    if (Short && hasSeveralMembers(R))
       if (const Type *O = Canon.canonicalize(rebuildOperands(R));
           O->precedes(R))
         R = O;
     const Type *Typemap = R;
     R = improveByElements(T, R, R, Seen);
-    if (Short && SeveralMembers(T) && T != R)
-      if (const Type *O = Canon.canonicalize(rebuildOperands(T));
+    if (Short && hasSeveralMembers(T) && T != R)
+      if (const Type *O = OperandsOfGiven();
           O->isCheaperThan(Typemap) && O->precedes(R))
         R = O;
   }
   // The planners are exact only within their budgets and their candidate
   // families (docs/normalization.md): never hand back something costlier.
   // Where the given tree wins, its operands may still have cheaper normal
-  // forms: a struct member written as a nested list and the same member
-  // flattened meet below a struct the planners do not beat. (Short
-  // typemaps only: a long one's operands are as long, and planning them
-  // again doubled the first commit of WRF_x_sa in the runtime.)
+  // forms (a struct member written as a nested list and the same member
+  // flattened meet below a struct the planners do not beat).
   if (T->isCheaperThan(R)) {
     ++KeptAsGiven;
     R = T;
-    if (T->size() != 0 && !T->getOperands().empty() &&
-        T->getLayout().Blocks.Count <= Options.DPBlocks) {
-      const Type *O = Canon.canonicalize(rebuildOperands(T));
-      if (O->precedes(T))
+    if (Short && T->size() != 0 && !T->getOperands().empty())
+      if (const Type *O = OperandsOfGiven(); O->precedes(T))
         R = O;
-    }
   }
   Memo[T] = R;
   return R;

@@ -51,6 +51,9 @@ struct ReconstructOptions {
   /// slower to normalize than without elements (512: 2x, for 1 more of
   /// 4,014 flattened lists with another normal form).
   size_t ElementBlocks = 512;
+  /// Typemaps of up to this many elements are also planned cut into single
+  /// elements (the dynamic program's table grows with each).
+  size_t ElementCutBlocks = 256;
   /// Skip planning the pieces of a long block sequence that provably
   /// cannot beat the given description (planBlocks' budget). Off only to
   /// test that it changes nothing.
