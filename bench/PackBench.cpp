@@ -38,10 +38,17 @@
 // of packed data per second); with --best, the best repetition instead
 // (for A/B experiments on a busy machine).
 //
+// With --cold, every repetition is one call after the cache flush and no
+// warm-up call: the typed and packed buffers come from memory, as in an
+// application whose working set exceeds the last-level cache between two
+// exchanges. The default (warm) measures a message packed again and again,
+// as a ping-pong does; the two can order the methods differently (software
+// prefetching of table walks, docs/performance.md).
+//
 // Usage:
 //   ddtc-pack-bench [--reps N] [--min-ms T] [--target-bytes B] [--count N]
-//                   [--max-footprint B] [--best] FILE LIBRARY.so [FILE
-//                   LIBRARY.so...]
+//                   [--max-footprint B] [--best] [--cold] FILE LIBRARY.so
+//                   [FILE LIBRARY.so...]
 //
 // Output: JSON on stdout (one object per type; bench/pack-report.py turns
 // one or more such files into the tables of docs/performance.md), and a
@@ -88,6 +95,7 @@ struct Options {
   int64_t MaxFootprint = 256 << 20;
   int64_t Count = 0; ///< fixed count; 0: from the target size
   bool Best = false;
+  bool Cold = false; ///< one call per repetition, from memory
   std::vector<std::string> Positional;
 };
 
@@ -255,6 +263,14 @@ void flushCaches() {
 
 /// Times every method Reps times, in turns.
 void timeAll(std::vector<Method> &Ms, const Options &O) {
+  if (O.Cold) {
+    for (int R = 0; R < O.Reps; ++R)
+      for (Method &M : Ms) {
+        flushCaches();
+        M.Seconds.push_back(secondsOf(M, 1));
+      }
+    return;
+  }
   for (Method &M : Ms) {
     M.Run(); // warm up
     double T = secondsOf(M, 1);
@@ -471,8 +487,9 @@ std::string mpiLibrary() {
 /// Writes the results as JSON (schema in bench/pack-report.py).
 void printJson(const std::vector<Row> &Rows, const Options &O) {
   std::printf("{\n  \"schema\": 1,\n  \"mpi\": \"%s\",\n  \"reps\": %d,\n"
-              "  \"statistic\": \"%s\",\n  \"types\": [",
-              mpiLibrary().c_str(), O.Reps, O.Best ? "best" : "median");
+              "  \"statistic\": \"%s\",\n  \"cache\": \"%s\",\n  \"types\": [",
+              mpiLibrary().c_str(), O.Reps, O.Best ? "best" : "median",
+              O.Cold ? "cold" : "warm");
   for (size_t I = 0; I < Rows.size(); ++I) {
     const Row &R = Rows[I];
     std::printf("%s\n    {\"name\": \"%s\", \"count\": %lld, \"packed\": %lld, "
@@ -526,6 +543,8 @@ bool parseArgs(int Argc, char **Argv, Options &O) {
       Ok = Next(O.MaxFootprint);
     else if (A == "--best")
       O.Best = true;
+    else if (A == "--cold")
+      O.Cold = true;
     else if (A.starts_with("--"))
       Ok = false;
     else
@@ -544,7 +563,7 @@ int main(int argc, char **argv) {
     std::fprintf(stderr,
                  "usage: ddtc-pack-bench [--reps N] [--min-ms T] "
                  "[--target-bytes B] [--count N] [--max-footprint B] [--best] "
-                 "FILE LIBRARY.so "
+                 "[--cold] FILE LIBRARY.so "
                  "[FILE LIBRARY.so...]\n");
     return 2;
   }

@@ -13,7 +13,8 @@ against an MPI library is taken within that library's run: ddtc/Open MPI
 from the Open MPI run's own ddtc figures, never across processes.
 
 Input schema (ddtc-pack-bench): {"schema": 1, "mpi": library version line,
-"reps", "statistic", "types": [{"name", "count", "packed" (bytes), "footprint"
+"reps", "statistic", "cache" ("warm", or "cold": one call from memory per
+repetition; absent in older files, meaning warm), "types": [{"name", "count", "packed" (bytes), "footprint"
 (typed bytes spanned), "runs" (contiguous runs of the message), "hand"
 ("element loops" or "blocks"), "lines" (distinct 64-byte lines touched),
 "full_lines" (of them, covered end to end), "instance_lines" (sum over
@@ -54,6 +55,8 @@ def combine(docs):
     out = []
     for mpi, group in by_mpi.items():
         first = group[0]
+        if len({g.get("cache", "warm") for g in group}) > 1:
+            sys.exit("pack-report.py: %s: warm and cold runs mixed; report them apart" % mpi)
         types = []
         for t in first["types"]:
             same = [next(x for x in g["types"] if x["name"] == t["name"]) for g in group]
@@ -61,7 +64,8 @@ def combine(docs):
             c["seconds"] = {m: median([x["seconds"][m] for x in same]) for m in t["seconds"]}
             types.append(c)
         out.append({"mpi": mpi, "reps": first["reps"], "runs": len(group),
-                    "statistic": first["statistic"], "types": types})
+                    "statistic": first["statistic"],
+                    "cache": first.get("cache", "warm"), "types": types})
     return out
 
 
@@ -106,8 +110,8 @@ def main(argv):
     ref = runs[0]
     names = [short_name(r["mpi"]) for r in runs]
     others = [{t["name"]: t for t in r["types"]} for r in runs[1:]]
-    print("Runs: " + "; ".join("%s (%s): %d run(s) of %d repetitions, %s per run, median over runs"
-                               % (n, r["mpi"], r["runs"], r["reps"], r["statistic"])
+    print("Runs: " + "; ".join("%s (%s): %d run(s) of %d repetitions, %s per run, median over runs, %s caches"
+                               % (n, r["mpi"], r["runs"], r["reps"], r["statistic"], r["cache"])
                                for n, r in zip(names, runs)))
     print()
 

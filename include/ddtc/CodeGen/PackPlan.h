@@ -69,6 +69,18 @@ struct PlanOptions {
   /// Elements of at most this many bytes are prefetched: a longer block is
   /// a stream of its own, which the hardware follows.
   int64_t PrefetchMaxElementBytes = 64;
+  /// Constant-stride loops moving elements of at most UnrollMaxElementBytes
+  /// bytes less than UnrollMaxStride bytes apart are marked to be unrolled
+  /// UnrollFactor times (`#pragma GCC unroll`, which g++ and clang++ both
+  /// honour; 0 or 1: never). A loop of 4-byte moves spends most of its time
+  /// on its own control and on the mispredicted exit of every short trip,
+  /// and g++ -O2 neither unrolls nor vectorizes it (rowcol_A2: 2.2x faster
+  /// with the hint). Not table walks and not strides of half a page or more:
+  /// there the loop waits for misses or page walks, and the hint measured
+  /// 0.86-0.96x (SPECFEM3D_cm, the transposes; docs/emit.md).
+  unsigned UnrollFactor = 8;
+  int64_t UnrollMaxElementBytes = 16;
+  int64_t UnrollMaxStride = 2048;
 };
 
 enum class KernelShape { Empty, Block, Runs, Loops };
