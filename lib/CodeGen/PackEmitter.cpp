@@ -348,8 +348,13 @@ void SourcePrinter::printTiledCopy(const Kernel &K) {
   std::string Rows = str(static_cast<int64_t>(T.Rows));
   std::string TC = str(static_cast<int64_t>(T.TileColumns));
   std::string TR = str(static_cast<int64_t>(T.TileRows));
-  W.line("// transpose: " + Cols + " columns x " + Rows + " rows of " +
-         str(T.BlockBytes) + "-byte blocks, in tiles of " + TC + " x " + TR);
+  if (T.Planes)
+    // PlanOptions::PlanesInFlight: TC planes at a time, one row of each.
+    W.line("// planes in flight: " + Cols + " planes x " + Rows + " rows of " +
+           str(T.BlockBytes) + "-byte blocks, " + TC + " planes at a time");
+  else
+    W.line("// transpose: " + Cols + " columns x " + Rows + " rows of " +
+           str(T.BlockBytes) + "-byte blocks, in tiles of " + TC + " x " + TR);
   // A last partial tile needs a bound; full tiles get a constant trip count
   // the compiler can unroll.
   auto Bound = [&](const char *Var, const char *Lo, const std::string &Tile,

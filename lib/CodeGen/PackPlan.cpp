@@ -281,8 +281,10 @@ void PackPlan::planTiling(Kernel &K) {
   // interleave: |So| < |Si| <= the true extent of one column.
   uint64_t RowSpan = 0;
   if (AbsSo < Bytes || __builtin_mul_overflow(Co - 1, AbsSo, &RowSpan) ||
-      __builtin_add_overflow(RowSpan, Bytes, &RowSpan) || RowSpan > AbsSi)
+      __builtin_add_overflow(RowSpan, Bytes, &RowSpan) || RowSpan > AbsSi) {
+    planPlanes(K, Co, So, Si, Bytes);
     return;
+  }
   // Pages one column touches: one per block when rows are a page or more
   // apart, else its span in pages. Below the threshold the column's pages
   // stay in the TLB across columns and typemap order is as good.
@@ -307,6 +309,39 @@ void PackPlan::planTiling(Kernel &K) {
   Tl.BlockBytes = BlockBytes;
   Tl.TileColumns = std::min<uint64_t>(std::max(Options.TileColumns, 1u), Co);
   Tl.TileRows = std::min<uint64_t>(std::max(Options.TileRows, 1u), IS.Count);
+}
+
+void PackPlan::planPlanes(Kernel &K, uint64_t Co, int64_t So, int64_t Si,
+                          uint64_t Bytes) {
+  // The same nest the other way round: Co planes So apart, each Ci small
+  // blocks Si apart, the planes not interleaved. Copying several planes
+  // row by row needs the blocks pairwise disjoint, as for a transpose:
+  // within a plane |Si| >= block, and a plane ends before the next begins
+  // ((Ci - 1) |Si| + block <= |So|).
+  unsigned J = Options.PlanesInFlight;
+  const Segment &S = K.Segments[0];
+  const Segment &IS = S.ChildKernel->Segments[0];
+  uint64_t Ci = IS.Count;
+  uint64_t AbsSo = static_cast<uint64_t>(So < 0 ? -So : So);
+  uint64_t AbsSi = static_cast<uint64_t>(Si < 0 ? -Si : Si);
+  uint64_t Span = 0;
+  if (J < 2 || Co < 2 * uint64_t{J} ||
+      Bytes > static_cast<uint64_t>(Options.PlanesMaxBlockBytes) ||
+      AbsSi < CacheLineBytes || Bytes > AbsSi ||
+      AbsSo < static_cast<uint64_t>(Options.PageBytes) ||
+      __builtin_mul_overflow(Ci - 1, AbsSi, &Span) ||
+      __builtin_add_overflow(Span, Bytes, &Span) || Span > AbsSo)
+    return;
+  Tiling &Tl = K.Tile;
+  Tl.Columns = Co;
+  Tl.Rows = Ci;
+  Tl.ColumnStride = So;
+  Tl.RowStride = Si;
+  Tl.Offset = S.Disp0 + IS.Disp0 + IS.Child->lb();
+  Tl.BlockBytes = static_cast<int64_t>(Bytes);
+  Tl.TileColumns = J;
+  Tl.TileRows = 1;
+  Tl.Planes = true;
 }
 
 } // namespace ddtc
