@@ -392,13 +392,8 @@ void SourcePrinter::printSegmentCopy(const Kernel &K, size_t SI) {
                        "P");
     return;
   }
-  // Short moves at a short stride: see PlanOptions::UnrollFactor.
-  const PlanOptions &O = Plan.getOptions();
-  if (O.UnrollFactor > 1 && S.Strided && !S.Prefetch && S.DenseChild &&
-      S.uniformReps() && S.Reps * S.Child->size() <= O.UnrollMaxElementBytes &&
-      S.Stride > -O.UnrollMaxStride && S.Stride < O.UnrollMaxStride &&
-      S.Count > O.UnrollFactor)
-    W.line("#pragma GCC unroll " + str(uint64_t{O.UnrollFactor}));
+  if (S.Unroll) // PlanOptions::UnrollFactor
+    W.line("#pragma GCC unroll " + str(uint64_t{S.Unroll}));
   W.open("for (Off k = 0; k < " + str(S.Count) + "; ++k) {");
   if (S.Prefetch) {
     // A table walk: the element Prefetch iterations ahead, for reading

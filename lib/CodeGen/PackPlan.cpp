@@ -212,6 +212,7 @@ void PackPlan::planLoops(Kernel &K) {
         S.PackedSize += static_cast<uint64_t>(R) * ChildSize;
     Packed += S.PackedSize;
     S.Prefetch = prefetchDistance(S);
+    S.Unroll = unrollFactor(S);
     K.Segments.push_back(std::move(S));
   }
   assert(Packed == static_cast<uint64_t>(T->size()) &&
@@ -235,13 +236,27 @@ uint64_t PackPlan::prefetchDistance(const Segment &S) const {
   return D;
 }
 
+unsigned PackPlan::unrollFactor(const Segment &S) const {
+  // Short moves at a short stride (PlanOptions::UnrollFactor): not table
+  // walks, not strides of half a page or more, not loops the printer
+  // unrolls whole.
+  const PlanOptions &O = Options;
+  if (O.UnrollFactor < 2 || !S.Strided || S.Prefetch || !S.DenseChild ||
+      !S.uniformReps() || S.Count <= O.UnrollFactor ||
+      S.Count <= O.MaxUnrolledLoop ||
+      S.Reps * S.Child->size() > O.UnrollMaxElementBytes ||
+      S.Stride <= -O.UnrollMaxStride || S.Stride >= O.UnrollMaxStride)
+    return 0;
+  return O.UnrollFactor;
+}
+
 void PackPlan::planTiling(Kernel &K) {
   // The parent: Co copies of the child at a constant column stride So --
   // one per element (a vector or hvector with blocklength 1, an index list
   // in arithmetic progression), or the Reps copies of one element, one
   // child extent apart (a contiguous of a column resized to interleave, as
   // normalization writes such a vector). The layout decides, not the kind.
-  if (K.Segments.size() != 1 || Options.TileMinPages == 0)
+  if (K.Segments.size() != 1)
     return;
   const Segment &S = K.Segments[0];
   if (!S.Strided || !S.uniformReps() || S.DenseChild || !S.ChildKernel)
@@ -280,11 +295,12 @@ void PackPlan::planTiling(Kernel &K) {
   // ((Co - 1) |So| + block <= |Si|). This also makes the columns
   // interleave: |So| < |Si| <= the true extent of one column.
   uint64_t RowSpan = 0;
-  if (AbsSo < Bytes || __builtin_mul_overflow(Co - 1, AbsSo, &RowSpan) ||
-      __builtin_add_overflow(RowSpan, Bytes, &RowSpan) || RowSpan > AbsSi) {
-    planPlanes(K, Co, So, Si, Bytes);
+  bool Transpose =
+      !(AbsSo < Bytes || __builtin_mul_overflow(Co - 1, AbsSo, &RowSpan) ||
+        __builtin_add_overflow(RowSpan, Bytes, &RowSpan) || RowSpan > AbsSi);
+  bool Planes = !Transpose && planesInFlight(Co, AbsSo, IS.Count, AbsSi, Bytes);
+  if (!Transpose && !Planes)
     return;
-  }
   // Pages one column touches: one per block when rows are a page or more
   // apart, else its span in pages. Below the threshold the column's pages
   // stay in the TLB across columns and typemap order is as good.
@@ -298,7 +314,7 @@ void PackPlan::planTiling(Kernel &K) {
     else
       Pages = (Span + Page - 1) / Page;
   }
-  if (Pages < Options.TileMinPages)
+  if (Transpose && (Options.TileMinPages == 0 || Pages < Options.TileMinPages))
     return;
   Tiling &Tl = K.Tile;
   Tl.Columns = Co;
@@ -307,41 +323,30 @@ void PackPlan::planTiling(Kernel &K) {
   Tl.RowStride = Si;
   Tl.Offset = S.Disp0 + IS.Disp0 + IS.Child->lb();
   Tl.BlockBytes = BlockBytes;
+  if (Planes) {
+    Tl.TileColumns = Options.PlanesInFlight;
+    Tl.TileRows = 1;
+    Tl.Planes = true;
+    return;
+  }
   Tl.TileColumns = std::min<uint64_t>(std::max(Options.TileColumns, 1u), Co);
   Tl.TileRows = std::min<uint64_t>(std::max(Options.TileRows, 1u), IS.Count);
 }
 
-void PackPlan::planPlanes(Kernel &K, uint64_t Co, int64_t So, int64_t Si,
-                          uint64_t Bytes) {
-  // The same nest the other way round: Co planes So apart, each Ci small
-  // blocks Si apart, the planes not interleaved. Copying several planes
-  // row by row needs the blocks pairwise disjoint, as for a transpose:
-  // within a plane |Si| >= block, and a plane ends before the next begins
-  // ((Ci - 1) |Si| + block <= |So|).
-  unsigned J = Options.PlanesInFlight;
-  const Segment &S = K.Segments[0];
-  const Segment &IS = S.ChildKernel->Segments[0];
-  uint64_t Ci = IS.Count;
-  uint64_t AbsSo = static_cast<uint64_t>(So < 0 ? -So : So);
-  uint64_t AbsSi = static_cast<uint64_t>(Si < 0 ? -Si : Si);
-  uint64_t Span = 0;
-  if (J < 2 || Co < 2 * uint64_t{J} ||
-      Bytes > static_cast<uint64_t>(Options.PlanesMaxBlockBytes) ||
-      AbsSi < CacheLineBytes || Bytes > AbsSi ||
-      AbsSo < static_cast<uint64_t>(Options.PageBytes) ||
-      __builtin_mul_overflow(Ci - 1, AbsSi, &Span) ||
-      __builtin_add_overflow(Span, Bytes, &Span) || Span > AbsSo)
-    return;
-  Tiling &Tl = K.Tile;
-  Tl.Columns = Co;
-  Tl.Rows = Ci;
-  Tl.ColumnStride = So;
-  Tl.RowStride = Si;
-  Tl.Offset = S.Disp0 + IS.Disp0 + IS.Child->lb();
-  Tl.BlockBytes = static_cast<int64_t>(Bytes);
-  Tl.TileColumns = J;
-  Tl.TileRows = 1;
-  Tl.Planes = true;
+bool PackPlan::planesInFlight(uint64_t Co, uint64_t AbsSo, uint64_t Ci,
+                              uint64_t AbsSi, uint64_t Bytes) const {
+  // The transpose's nest the other way round: Co planes |So| apart, each
+  // Ci small blocks |Si| apart, the planes not interleaved. Copying
+  // several planes row by row needs the blocks pairwise disjoint, as for a
+  // transpose: within a plane |Si| >= block, and a plane ends before the
+  // next begins ((Ci - 1) |Si| + block <= |So|).
+  uint64_t J = Options.PlanesInFlight, Span = 0;
+  return J >= 2 && Co >= 2 * J &&
+         Bytes <= static_cast<uint64_t>(Options.PlanesMaxBlockBytes) &&
+         AbsSi >= CacheLineBytes && Bytes <= AbsSi &&
+         AbsSo >= static_cast<uint64_t>(Options.PageBytes) &&
+         !__builtin_mul_overflow(Ci - 1, AbsSi, &Span) &&
+         !__builtin_add_overflow(Span, Bytes, &Span) && Span <= AbsSo;
 }
 
 } // namespace ddtc

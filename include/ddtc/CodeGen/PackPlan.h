@@ -124,6 +124,8 @@ struct Segment {
   uint64_t PackedSize = 0;
   /// Loop iteration k prefetches the element k + Prefetch (0: none).
   uint64_t Prefetch = 0;
+  /// The loop is marked to be unrolled this many times (0: not marked).
+  unsigned Unroll = 0;
 
   bool uniformReps() const { return RepsList.empty(); }
   int64_t repsAt(uint64_t K) const { return Reps ? Reps : RepsList[K]; }
@@ -185,9 +187,10 @@ public:
 private:
   void planLoops(Kernel &K);
   void planTiling(Kernel &K);
-  void planPlanes(Kernel &K, uint64_t Co, int64_t So, int64_t Si,
-                  uint64_t Bytes);
+  bool planesInFlight(uint64_t Co, uint64_t AbsSo, uint64_t Ci, uint64_t AbsSi,
+                      uint64_t Bytes) const;
   uint64_t prefetchDistance(const Segment &S) const;
+  unsigned unrollFactor(const Segment &S) const;
 
   PlanOptions Options;
   std::vector<std::unique_ptr<Kernel>> Kernels;
