@@ -38,13 +38,14 @@
 // of packed data per second); with --best, the best repetition instead
 // (for A/B experiments on a busy machine).
 //
-// With --cold, every repetition is one call after the cache flush and no
-// warm-up call: the typed and packed buffers come from memory, as in an
-// application whose working set exceeds the last-level cache between two
-// exchanges; the turn starts at another method in every repetition. The default
-// (warm) measures a message packed again and again, as a ping-pong does; the
-// two can order the methods differently (software prefetching of table walks,
-// docs/performance.md).
+// With --cold, every repetition is one call after the cache flush and an
+// eviction of the address translations, and no warm-up call: the typed and
+// packed buffers come from memory and their pages must be walked again, as
+// in an application whose working set exceeds the last-level cache between
+// two exchanges; the turn starts at another method in every repetition. The
+// default (warm) measures a message packed again and again, as a ping-pong
+// does; the two can order the methods differently (software prefetching of
+// table walks, docs/performance.md).
 //
 // Usage:
 //   ddtc-pack-bench [--reps N] [--min-ms T] [--target-bytes B] [--count N]
@@ -262,17 +263,38 @@ void flushCaches() {
   Sink = Sink + Sum;
 }
 
+/// Touches one word of every page of 2 GiB, so that no address
+/// translation of the previous method survives into the next: neither in
+/// the TLBs nor as page-table lines in the caches. flushCaches() alone does
+/// not evict them (it touches 16,384 pages), and what survived showed: a
+/// cold pack that followed a method reading the same typed buffer ran up to
+/// 1.6x faster than one that followed an unpack elsewhere (MILC_su3_zd: the
+/// same kernel 126-170 us after MPI_Pack, 205-228 us after an unpack; a
+/// 256 MiB flush kept the difference, pages of 512 MiB most of it, pages of
+/// 1 GiB and more none). About 17 ms per call on the benchmark's machine.
+void evictTranslations() {
+  static std::vector<uint64_t> Pages((size_t(2) << 30) / sizeof(uint64_t), 1);
+  constexpr size_t WordsPerPage = 4096 / sizeof(uint64_t);
+  uint64_t Sum = 0;
+  for (size_t I = 0; I < Pages.size(); I += WordsPerPage)
+    Sum += Pages[I];
+  static volatile uint64_t Sink;
+  Sink = Sink + Sum;
+}
+
 /// Times every method Reps times, in turns.
 void timeAll(std::vector<Method> &Ms, const Options &O) {
   if (O.Cold) {
-    // Repetition R starts at method R (mod the number of methods): a
-    // method's place in the turn showed through the flush, by up to 30 %
-    // (MILC_su3_zd: the hand loop 134 us in fourth place, 238 us in sixth,
-    // ddtc 205 us first, 181 us ninth), so every method takes every place.
+    // Repetition R starts at method R (mod the number of methods), so that
+    // every method takes every place in the turn; each call starts from
+    // the same state, caches and translations evicted, whatever ran before
+    // it (the predecessor, which the rotation does not change, decided up
+    // to 30 % while translations survived: evictTranslations()).
     for (int R = 0; R < O.Reps; ++R)
       for (size_t I = 0; I < Ms.size(); ++I) {
         Method &M = Ms[(static_cast<size_t>(R) + I) % Ms.size()];
         flushCaches();
+        evictTranslations();
         M.Seconds.push_back(secondsOf(M, 1));
       }
     return;
