@@ -10,6 +10,7 @@
 #include "KernelRegistry.h"
 #include "RuntimeLog.h"
 #include "RuntimeState.h"
+#include "SplitSend.h"
 
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/MPI/PredefinedHandles.h"
@@ -45,6 +46,7 @@ void start() {
                        "' is not a size (bytes, or with K, M or G); keeping " +
                        std::to_string(BufferPool::get().maxBytes()));
   }
+  SplitSends::get().configure(R.Rank);
   const char *Kernels = std::getenv("DDTC_KERNELS");
   bool Requested = Kernels && *Kernels;
   if (Requested)
@@ -66,6 +68,8 @@ std::string report() {
   J += "  \"substituted\": " + std::to_string(R.Substituted.load()) + ",\n";
   J +=
       "  \"passed_through\": " + std::to_string(R.PassedThrough.load()) + ",\n";
+  J +=
+      "  \"split_sends\": " + std::to_string(SplitSends::get().count()) + ",\n";
   J +=
       "  \"pending_at_finalize\": " + std::to_string(R.Requests.size()) + ",\n";
   J += "  \"buffers_outstanding\": " +
@@ -108,6 +112,7 @@ std::string report() {
 void finish() {
   RuntimeState &R = runtime();
   R.Requests.settleOrphans(/*Wait=*/true);
+  SplitSends::get().release();
   const char *Pattern = std::getenv("DDTC_RT_REPORT");
   if (!Pattern || !*Pattern)
     return;

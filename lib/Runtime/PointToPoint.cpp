@@ -15,6 +15,7 @@
 #include "BufferPool.h"
 #include "Packing.h"
 #include "RuntimeState.h"
+#include "SplitSend.h"
 
 #define DDTC_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -33,6 +34,17 @@ bool staged(RuntimeState &R, const Binding &B, const void *Buffer) {
   return false;
 }
 
+/// Sends (or starts) the packed stream of Bytes at Packed, in two blocks if
+/// Split (SplitSend.h; the buffer then has room for them).
+template <typename SendFn>
+int sendStream(char *Packed, uint64_t Bytes, bool Split, SendFn Send) {
+  if (Split)
+    if (MPI_Datatype T = SplitSends::get().prepare(Packed, Bytes);
+        T != MPI_DATATYPE_NULL)
+      return Send(Packed, 1, T);
+  return Send(Packed, static_cast<MPI_Count>(Bytes), MPI_PACKED);
+}
+
 /// A blocking send of any kind (MPI_Send, MPI_Ssend): Send takes the
 /// buffer, count and type to give MPI.
 template <typename SendFn>
@@ -42,12 +54,13 @@ int sendPacked(const void *Buf, int Count, MPI_Datatype T, SendFn Send) {
   if (!B)
     return Send(Buf, Count, T);
   uint64_t Bytes = Count * B->Size;
-  PooledBuffer Packed(Bytes);
+  bool Split = SplitSends::get().wants(Bytes);
+  PooledBuffer Packed(Split ? Bytes + SplitSends::Gap : Bytes);
   if (!staged(R, *B, Packed.data()))
     return Send(Buf, Count, T);
   B->pack(Buf, Count, Packed.data());
   R.noteSubstituted(*B, Bytes);
-  return Send(Packed.data(), static_cast<MPI_Count>(Bytes), MPI_PACKED);
+  return sendStream(Packed.data(), Bytes, Split, Send);
 }
 
 /// Starts a non-blocking send or receive of a bound type, recording it so
@@ -62,18 +75,24 @@ int startPacked(const void *Buf, int Count, MPI_Datatype T, bool IsReceive,
   if (!B)
     return Start(Buf, Count, T);
   uint64_t Bytes = Count * B->Size;
-  char *Packed = static_cast<char *>(BufferPool::get().acquire(Bytes));
+  bool Split = !IsReceive && SplitSends::get().wants(Bytes);
+  uint64_t Allocated = Split ? Bytes + SplitSends::Gap : Bytes;
+  char *Packed = static_cast<char *>(BufferPool::get().acquire(Allocated));
   if (!staged(R, *B, Packed))
     return Start(Buf, Count, T);
-  if (!IsReceive)
+  int Rc;
+  if (IsReceive) {
+    Rc = Start(Packed, static_cast<MPI_Count>(Bytes), MPI_PACKED);
+  } else {
     B->pack(Buf, Count, Packed);
-  int Rc = Start(Packed, static_cast<MPI_Count>(Bytes), MPI_PACKED);
+    Rc = sendStream(Packed, Bytes, Split, Start);
+  }
   if (Rc != MPI_SUCCESS) {
-    BufferPool::get().release(Packed, Bytes);
+    BufferPool::get().release(Packed, Allocated);
     return Rc;
   }
   R.noteSubstituted(*B, Bytes);
-  R.Requests.add(*Request, Pending{IsReceive, Packed, Bytes,
+  R.Requests.add(*Request, Pending{IsReceive, Packed, Allocated,
                                    const_cast<void *>(Buf), Count, B});
   return Rc;
 }
@@ -161,7 +180,9 @@ DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
                          recvcount, recvtype, source, recvtag, comm, status);
   uint64_t SendBytes = SB ? sendcount * SB->Size : 0;
   uint64_t RecvBytes = RB ? recvcount * RB->Size : 0;
-  PooledBuffer SendPacked(SendBytes), RecvPacked(RecvBytes);
+  bool Split = SB && SplitSends::get().wants(SendBytes);
+  PooledBuffer SendPacked(Split ? SendBytes + SplitSends::Gap : SendBytes),
+      RecvPacked(RecvBytes);
   // Each side on its own: a side without its buffer goes as written.
   if (SB && !staged(R, *SB, SendPacked.data()))
     SB = nullptr;
@@ -178,6 +199,13 @@ DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
     SBuf = SendPacked.data();
     SCount = static_cast<MPI_Count>(SendBytes);
     SType = MPI_PACKED;
+    if (Split)
+      if (MPI_Datatype T =
+              SplitSends::get().prepare(SendPacked.data(), SendBytes);
+          T != MPI_DATATYPE_NULL) {
+        SCount = 1;
+        SType = T;
+      }
   }
   void *RBuf = RB ? RecvPacked.data() : recvbuf;
   MPI_Count RCount = RB ? static_cast<MPI_Count>(RecvBytes) : recvcount;

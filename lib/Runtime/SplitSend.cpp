@@ -1,0 +1,114 @@
+//===- lib/Runtime/SplitSend.cpp - The wire layout of packed sends --------===//
+#include "SplitSend.h"
+
+#include "RuntimeLog.h"
+
+#include "ddtc/Runtime/RuntimeSupport.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace ddtc {
+
+namespace {
+
+/// The window measured for MPICH 4.0.2 ch4:ucx within a node (SplitSend.h).
+constexpr uint64_t MpichLo = 8 << 10, MpichHi = 32 << 10;
+
+bool isMpich() {
+  char Version[MPI_MAX_LIBRARY_VERSION_STRING];
+  int Length = 0;
+  if (PMPI_Get_library_version(Version, &Length) != MPI_SUCCESS)
+    return false;
+  return std::string_view(Version, static_cast<size_t>(Length))
+      .starts_with("MPICH Version:");
+}
+
+/// "LO:HI" with sizes parseByteSize reads.
+bool parseWindow(std::string_view Text, uint64_t &Lo, uint64_t &Hi) {
+  size_t Colon = Text.find(':');
+  return Colon != std::string_view::npos &&
+         parseByteSize(Text.substr(0, Colon), Lo) &&
+         parseByteSize(Text.substr(Colon + 1), Hi);
+}
+
+} // namespace
+
+SplitSends &SplitSends::get() {
+  // Never destroyed, as the rest of the runtime's state.
+  static SplitSends *S = new SplitSends();
+  return *S;
+}
+
+void SplitSends::configure(int Rank) {
+  uint64_t L = 0, H = 0;
+  if (isMpich()) {
+    L = MpichLo;
+    H = MpichHi;
+  }
+  if (const char *V = std::getenv("DDTC_RT_SPLIT_SEND"); V && *V) {
+    uint64_t PL = 0, PH = 0;
+    if (std::string_view(V) == "off") {
+      L = H = 0;
+    } else if (parseWindow(V, PL, PH) && PL < PH) {
+      // Both blocks must hold data: the stream is longer than the tail.
+      L = std::max(PL, Tail);
+      H = PH;
+    } else {
+      warn(Rank, std::string("DDTC_RT_SPLIT_SEND='") + V +
+                     "' is neither LO:HI (sizes, LO < HI) nor off; keeping " +
+                     (H ? std::to_string(L) + ":" + std::to_string(H)
+                        : std::string("off")));
+    }
+  }
+  Lo.store(L);
+  Hi.store(H);
+}
+
+MPI_Datatype SplitSends::prepare(char *Buf, uint64_t Bytes) {
+  MPI_Datatype T = MPI_DATATYPE_NULL;
+  {
+    std::lock_guard<std::mutex> G(Lock);
+    for (auto &[Size, Type] : Types)
+      if (Size == Bytes) {
+        T = Type;
+        break;
+      }
+    if (T == MPI_DATATYPE_NULL) {
+      MPI_Count Lengths[2] = {static_cast<MPI_Count>(Bytes - Tail),
+                              static_cast<MPI_Count>(Tail)};
+      MPI_Count Displs[2] = {0, static_cast<MPI_Count>(Bytes + Gap - Tail)};
+      MPI_Datatype New;
+      if (PMPI_Type_create_hindexed_c(2, Lengths, Displs, MPI_PACKED, &New) !=
+          MPI_SUCCESS)
+        return MPI_DATATYPE_NULL;
+      if (PMPI_Type_commit(&New) != MPI_SUCCESS) {
+        PMPI_Type_free(&New);
+        return MPI_DATATYPE_NULL;
+      }
+      if (Types.size() == MaxTypes) {
+        // Freeing a type a send in flight uses is allowed (MPI-4 §5.1.10).
+        PMPI_Type_free(&Types.front().second);
+        Types.erase(Types.begin());
+      }
+      Types.push_back({Bytes, New});
+      T = New;
+    }
+  }
+  // The tail is copied, not moved: the stream at Buf stays whole.
+  std::memcpy(Buf + Bytes + Gap - Tail, Buf + Bytes - Tail, Tail);
+  Sent.fetch_add(1, std::memory_order_relaxed);
+  return T;
+}
+
+void SplitSends::release() {
+  std::lock_guard<std::mutex> G(Lock);
+  for (auto &[Size, Type] : Types)
+    PMPI_Type_free(&Type);
+  Types.clear();
+}
+
+} // namespace ddtc
