@@ -10,10 +10,10 @@
 #include "KernelRegistry.h"
 #include "RuntimeLog.h"
 #include "RuntimeState.h"
-#include "SplitSend.h"
 
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/MPI/PredefinedHandles.h"
+#include "ddtc/MPI/SplitSend.h"
 #include "ddtc/Runtime/RuntimeSupport.h"
 
 #include <unistd.h>
@@ -46,7 +46,10 @@ void start() {
                        "' is not a size (bytes, or with K, M or G); keeping " +
                        std::to_string(BufferPool::get().maxBytes()));
   }
-  SplitSends::get().configure(R.Rank);
+  if (std::string W =
+          SplitSends::get().configure(std::getenv("DDTC_RT_SPLIT_SEND"));
+      !W.empty())
+    warn(R.Rank, W);
   const char *Kernels = std::getenv("DDTC_KERNELS");
   bool Requested = Kernels && *Kernels;
   if (Requested)

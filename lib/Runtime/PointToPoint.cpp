@@ -15,7 +15,8 @@
 #include "BufferPool.h"
 #include "Packing.h"
 #include "RuntimeState.h"
-#include "SplitSend.h"
+
+#include "ddtc/MPI/SplitSend.h"
 
 #define DDTC_EXPORT extern "C" __attribute__((visibility("default")))
 

@@ -50,40 +50,6 @@ std::string expandPattern(std::string_view Pattern, int Rank, long Pid) {
   return Out;
 }
 
-bool parseByteSize(std::string_view Text, uint64_t &Bytes) {
-  uint64_t V = 0;
-  size_t I = 0;
-  for (; I < Text.size() && Text[I] >= '0' && Text[I] <= '9'; ++I) {
-    if (V > (UINT64_MAX - 9) / 10)
-      return false;
-    V = V * 10 + static_cast<uint64_t>(Text[I] - '0');
-  }
-  if (I == 0)
-    return false;
-  unsigned Shift = 0;
-  if (I + 1 == Text.size()) {
-    switch (Text[I]) {
-    case 'K':
-      Shift = 10;
-      break;
-    case 'M':
-      Shift = 20;
-      break;
-    case 'G':
-      Shift = 30;
-      break;
-    default:
-      return false;
-    }
-  } else if (I != Text.size()) {
-    return false;
-  }
-  if (V > (UINT64_MAX >> Shift))
-    return false;
-  Bytes = V << Shift;
-  return true;
-}
-
 std::string getEnvOr(const char *Name, std::string_view Default) {
   const char *V = std::getenv(Name);
   if (!V || !*V)

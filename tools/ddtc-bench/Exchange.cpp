@@ -4,6 +4,7 @@
 
 #include "ddtc/IR/Predefined.h"
 #include "ddtc/IR/TypemapWalker.h"
+#include "ddtc/MPI/SplitSend.h"
 #include "ddtc/Support/Address.h"
 
 #include <algorithm>
@@ -159,7 +160,9 @@ Exchange::Exchange(const TypeUnderTest &U, Op O, int64_t Count, int Rank,
 
   MPI_Pack_size(static_cast<int>(Count), U.Mpi, MPI_COMM_WORLD, &PackCapacity);
   int64_t Gather = O == Op::Allgather ? Size : 1;
-  int64_t PackBytes = std::max<int64_t>(PackCapacity, Bytes);
+  // Room for the ddtc variant's split sends (SplitSend.h) as well.
+  int64_t PackBytes = std::max<int64_t>(PackCapacity, Bytes) +
+                      static_cast<int64_t>(SplitSends::Gap);
   PackSend = Buffer(0, PackBytes);
   PackRecv = Buffer(0, PackBytes * Gather);
   RefSend = Buffer(0, Bytes);
@@ -255,18 +258,33 @@ void Exchange::pingPong(Variant V) {
     size_t C = static_cast<size_t>(Count);
     if (Rank == 0) {
       K.pack(TypedSend.base(), C, PackSend.base());
-      MPI_Send(PackSend.base(), B, MPI_BYTE, Peer, Tag, W);
+      sendPacked(PackSend.base(), Peer);
       MPI_Recv(PackRecv.base(), B, MPI_BYTE, Peer, Tag, W, Ignore);
       K.unpack(PackRecv.base(), C, TypedRecv.base());
     } else {
       MPI_Recv(PackRecv.base(), B, MPI_BYTE, Peer, Tag, W, Ignore);
       K.unpack(PackRecv.base(), C, TypedRecv.base());
       K.pack(TypedRecv.base(), C, PackSend.base());
-      MPI_Send(PackSend.base(), B, MPI_BYTE, Peer, Tag, W);
+      sendPacked(PackSend.base(), Peer);
     }
     return;
   }
   }
+}
+
+/// The ddtc variant's send of its packed bytes at Packed: as the runtime
+/// sends them, in two blocks where MPICH would otherwise wait for a
+/// rendezvous (ddtc/MPI/SplitSend.h), else contiguous.
+void Exchange::sendPacked(uint8_t *Packed, int Peer) {
+  auto *P = reinterpret_cast<char *>(Packed);
+  uint64_t N = static_cast<uint64_t>(Bytes);
+  if (SplitSends::get().wants(N))
+    if (MPI_Datatype T = SplitSends::get().prepare(P, N);
+        T != MPI_DATATYPE_NULL) {
+      MPI_Send(P, 1, T, Peer, Tag, MPI_COMM_WORLD);
+      return;
+    }
+  MPI_Send(P, static_cast<int>(Bytes), MPI_BYTE, Peer, Tag, MPI_COMM_WORLD);
 }
 
 void Exchange::bcast(Variant V) {

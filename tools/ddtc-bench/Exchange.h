@@ -98,6 +98,7 @@ public:
 
 private:
   void pingPong(Variant V);
+  void sendPacked(uint8_t *Packed, int Peer);
   void bcast(Variant V);
   void allgather(Variant V);
   MPI_Datatype typeOf(Variant V) const {

@@ -28,6 +28,7 @@
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/MPI/PredefinedHandles.h"
+#include "ddtc/MPI/SplitSend.h"
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/Reader/ReadFile.h"
 
@@ -38,6 +39,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -419,7 +421,14 @@ int main(int Argc, char **Argv) {
   MPI_Init(&Argc, &Argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
   MPI_Comm_size(MPI_COMM_WORLD, &Size);
+  // The ddtc variant sends its packed bytes as the runtime does, window
+  // and setting included (docs/runtime.md, "Split sends").
+  if (std::string W =
+          SplitSends::get().configure(std::getenv("DDTC_RT_SPLIT_SEND"));
+      !W.empty() && Rank == 0)
+    std::fprintf(stderr, "ddtc-bench: warning: %s\n", W.c_str());
   int Status = run(Argc, Argv);
+  SplitSends::get().release();
   MPI_Finalize();
   return Status;
 }

@@ -9,6 +9,8 @@
 #ifndef DDTC_RUNTIME_RUNTIMESUPPORT_H
 #define DDTC_RUNTIME_RUNTIMESUPPORT_H
 
+#include "ddtc/Support/ByteSize.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -23,10 +25,6 @@ std::string expandPattern(std::string_view Pattern, int Rank, long Pid);
 /// The value of environment variable Name, or Default when it is unset or
 /// empty.
 std::string getEnvOr(const char *Name, std::string_view Default);
-
-/// Parses a size in bytes: digits with an optional suffix K, M or G (powers
-/// of 1024), e.g. "512M". False if Text is anything else or overflows.
-bool parseByteSize(std::string_view Text, uint64_t &Bytes);
 
 /// Writes Text to a temporary file beside Path and renames it to Path, so
 /// that Path holds either its old content or all of Text. On failure

@@ -1,12 +1,9 @@
-//===- lib/Runtime/SplitSend.cpp - The wire layout of packed sends --------===//
-#include "SplitSend.h"
+//===- lib/MPI/SplitSend.cpp - The wire layout of packed sends ------------===//
+#include "ddtc/MPI/SplitSend.h"
 
-#include "RuntimeLog.h"
-
-#include "ddtc/Runtime/RuntimeSupport.h"
+#include "ddtc/Support/ByteSize.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -43,13 +40,14 @@ SplitSends &SplitSends::get() {
   return *S;
 }
 
-void SplitSends::configure(int Rank) {
+std::string SplitSends::configure(const char *Setting) {
   uint64_t L = 0, H = 0;
   if (isMpich()) {
     L = MpichLo;
     H = MpichHi;
   }
-  if (const char *V = std::getenv("DDTC_RT_SPLIT_SEND"); V && *V) {
+  std::string Warning;
+  if (const char *V = Setting; V && *V) {
     uint64_t PL = 0, PH = 0;
     if (std::string_view(V) == "off") {
       L = H = 0;
@@ -58,14 +56,15 @@ void SplitSends::configure(int Rank) {
       L = std::max(PL, Tail);
       H = PH;
     } else {
-      warn(Rank, std::string("DDTC_RT_SPLIT_SEND='") + V +
-                     "' is neither LO:HI (sizes, LO < HI) nor off; keeping " +
-                     (H ? std::to_string(L) + ":" + std::to_string(H)
-                        : std::string("off")));
+      Warning = std::string("DDTC_RT_SPLIT_SEND='") + V +
+                "' is neither LO:HI (sizes, LO < HI) nor off; keeping " +
+                (H ? std::to_string(L) + ":" + std::to_string(H)
+                   : std::string("off"));
     }
   }
   Lo.store(L);
   Hi.store(H);
+  return Warning;
 }
 
 MPI_Datatype SplitSends::prepare(char *Buf, uint64_t Bytes) {

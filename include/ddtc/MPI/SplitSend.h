@@ -1,6 +1,7 @@
-//===- lib/Runtime/SplitSend.h - The wire layout of packed sends -*- C++ -*-===//
+//===- ddtc/MPI/SplitSend.h - The wire layout of packed sends ---*- C++ -*-===//
 //
-// A substituted send hands MPI one contiguous run of packed bytes. Under
+// A send of packed bytes (the runtime's substituted sends, ddtc-bench's
+// ddtc variant) hands MPI one contiguous run of them. Under
 // MPICH 4.0.2 (ch4:ucx) a contiguous message above UCX's eager limit (8 KiB
 // between processes of one node) waits for a rendezvous handshake, about
 // 6 us on the benchmark machine, while a non-contiguous one of the same
@@ -17,19 +18,20 @@
 // this one, with or without the runtime. The types are made once per
 // message size and kept.
 //
-// On by default under MPICH, for (8 KiB, 32 KiB]; DDTC_RT_SPLIT_SEND=LO:HI
-// (sizes as DDTC_RT_MAX_BUFFER takes them) sets the window, =off turns it
-// off. Other libraries: off unless set.
+// On by default under MPICH, for (8 KiB, 32 KiB]; the setting
+// DDTC_RT_SPLIT_SEND=LO:HI (sizes as parseByteSize reads them) sets the
+// window, =off turns it off. Other libraries: off unless set.
 //
 //===----------------------------------------------------------------------===//
-#ifndef DDTC_LIB_RUNTIME_SPLITSEND_H
-#define DDTC_LIB_RUNTIME_SPLITSEND_H
+#ifndef DDTC_MPI_SPLITSEND_H
+#define DDTC_MPI_SPLITSEND_H
 
 #include <mpi.h>
 
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -42,8 +44,10 @@ public:
 
   static SplitSends &get();
 
-  /// Reads DDTC_RT_SPLIT_SEND and the MPI library's name (MPI_Init).
-  void configure(int Rank);
+  /// Sets the window from the MPI library's name and Setting (the value of
+  /// DDTC_RT_SPLIT_SEND, or null); after MPI_Init. Returns a warning for a
+  /// Setting it cannot read (the default then stays), else "".
+  std::string configure(const char *Setting);
   /// Whether a packed send of Bytes is split (its buffer then holds
   /// Bytes + Gap bytes).
   bool wants(uint64_t Bytes) const {
@@ -74,4 +78,4 @@ private:
 
 } // namespace ddtc
 
-#endif // DDTC_LIB_RUNTIME_SPLITSEND_H
+#endif // DDTC_MPI_SPLITSEND_H

@@ -1,0 +1,54 @@
+//===- ddtc/Support/ByteSize.h - Sizes in environment variables -*- C++ -*-===//
+//
+// The libraries' and tools' environment variables take sizes as "512M":
+// one parser, so that every variable reads them alike.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_SUPPORT_BYTESIZE_H
+#define DDTC_SUPPORT_BYTESIZE_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace ddtc {
+
+/// Parses a size in bytes: digits with an optional suffix K, M or G (powers
+/// of 1024), e.g. "512M". False if Text is anything else or overflows.
+inline bool parseByteSize(std::string_view Text, uint64_t &Bytes) {
+  uint64_t V = 0;
+  size_t I = 0;
+  for (; I < Text.size() && Text[I] >= '0' && Text[I] <= '9'; ++I) {
+    if (V > (UINT64_MAX - 9) / 10)
+      return false;
+    V = V * 10 + static_cast<uint64_t>(Text[I] - '0');
+  }
+  if (I == 0)
+    return false;
+  unsigned Shift = 0;
+  if (I + 1 == Text.size()) {
+    switch (Text[I]) {
+    case 'K':
+      Shift = 10;
+      break;
+    case 'M':
+      Shift = 20;
+      break;
+    case 'G':
+      Shift = 30;
+      break;
+    default:
+      return false;
+    }
+  } else if (I != Text.size()) {
+    return false;
+  }
+  if (V > (UINT64_MAX >> Shift))
+    return false;
+  Bytes = V << Shift;
+  return true;
+}
+
+} // namespace ddtc
+
+#endif // DDTC_SUPPORT_BYTESIZE_H
