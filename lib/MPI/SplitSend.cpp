@@ -77,6 +77,11 @@ MPI_Datatype SplitSends::prepare(char *Buf, uint64_t Bytes) {
         break;
       }
     if (T == MPI_DATATYPE_NULL) {
+      // Kept until MPI_Finalize: another thread may be sending with a
+      // type this one has just looked up, so none is freed earlier. Past
+      // MaxTypes sizes, new sizes go contiguous.
+      if (Types.size() == MaxTypes)
+        return MPI_DATATYPE_NULL;
       MPI_Count Lengths[2] = {static_cast<MPI_Count>(Bytes - Tail),
                               static_cast<MPI_Count>(Tail)};
       MPI_Count Displs[2] = {0, static_cast<MPI_Count>(Bytes + Gap - Tail)};
@@ -87,11 +92,6 @@ MPI_Datatype SplitSends::prepare(char *Buf, uint64_t Bytes) {
       if (PMPI_Type_commit(&New) != MPI_SUCCESS) {
         PMPI_Type_free(&New);
         return MPI_DATATYPE_NULL;
-      }
-      if (Types.size() == MaxTypes) {
-        // Freeing a type a send in flight uses is allowed (MPI-4 §5.1.10).
-        PMPI_Type_free(&Types.front().second);
-        Types.erase(Types.begin());
       }
       Types.push_back({Bytes, New});
       T = New;

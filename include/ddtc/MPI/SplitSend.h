@@ -16,7 +16,7 @@
 // MPI_PACKED over the two blocks -- the same type signature, n times
 // MPI_PACKED, so any receive that matched the contiguous message matches
 // this one, with or without the runtime. The types are made once per
-// message size and kept.
+// message size and kept to MPI_Finalize, for at most 64 sizes.
 //
 // On by default under MPICH, for (8 KiB, 32 KiB]; the setting
 // DDTC_RT_SPLIT_SEND=LO:HI (sizes as parseByteSize reads them) sets the
@@ -67,7 +67,8 @@ public:
 private:
   /// Bytes at the end of the stream that go in the second block.
   static constexpr uint64_t Tail = 64;
-  /// Message sizes whose type is kept; a program sends few distinct sizes.
+  /// Message sizes a type is made for; a program sends few distinct
+  /// sizes, and sends of further ones go contiguous.
   static constexpr size_t MaxTypes = 64;
 
   std::atomic<uint64_t> Lo{0}, Hi{0};
