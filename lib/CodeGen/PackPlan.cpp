@@ -301,21 +301,23 @@ void PackPlan::planTiling(Kernel &K) {
   bool Planes = !Transpose && planesInFlight(Co, AbsSo, IS.Count, AbsSi, Bytes);
   if (!Transpose && !Planes)
     return;
-  // Pages one column touches: one per block when rows are a page or more
-  // apart, else its span in pages. Below the threshold the column's pages
-  // stay in the TLB across columns and typemap order is as good.
-  uint64_t Page = static_cast<uint64_t>(Options.PageBytes);
-  uint64_t Pages = IS.Count;
-  if (AbsSi < Page) {
-    uint64_t Span = 0;
-    if (__builtin_mul_overflow(IS.Count - 1, AbsSi, &Span) ||
-        __builtin_add_overflow(Span, Bytes, &Span))
-      Pages = UINT64_MAX;
-    else
-      Pages = (Span + Page - 1) / Page;
+  if (Transpose) {
+    // Pages one column touches: one per block when rows are a page or
+    // more apart, else its span in pages. Below the threshold the column's
+    // pages stay in the TLB across columns and typemap order is as good.
+    uint64_t Page = static_cast<uint64_t>(Options.PageBytes);
+    uint64_t Pages = IS.Count;
+    if (AbsSi < Page) {
+      uint64_t Span = 0;
+      if (__builtin_mul_overflow(IS.Count - 1, AbsSi, &Span) ||
+          __builtin_add_overflow(Span, Bytes, &Span))
+        Pages = UINT64_MAX;
+      else
+        Pages = (Span + Page - 1) / Page;
+    }
+    if (Options.TileMinPages == 0 || Pages < Options.TileMinPages)
+      return;
   }
-  if (Transpose && (Options.TileMinPages == 0 || Pages < Options.TileMinPages))
-    return;
   Tiling &Tl = K.Tile;
   Tl.Columns = Co;
   Tl.Rows = IS.Count;

@@ -67,40 +67,42 @@ std::string SplitSends::configure(const char *Setting) {
   return Warning;
 }
 
-MPI_Datatype SplitSends::prepare(char *Buf, uint64_t Bytes) {
-  MPI_Datatype T = MPI_DATATYPE_NULL;
-  {
-    std::lock_guard<std::mutex> G(Lock);
-    for (auto &[Size, Type] : Types)
-      if (Size == Bytes) {
-        T = Type;
-        break;
-      }
-    if (T == MPI_DATATYPE_NULL) {
-      // Kept until MPI_Finalize: another thread may be sending with a
-      // type this one has just looked up, so none is freed earlier. Past
-      // MaxTypes sizes, new sizes go contiguous.
-      if (Types.size() == MaxTypes)
-        return MPI_DATATYPE_NULL;
-      MPI_Count Lengths[2] = {static_cast<MPI_Count>(Bytes - Tail),
-                              static_cast<MPI_Count>(Tail)};
-      MPI_Count Displs[2] = {0, static_cast<MPI_Count>(Bytes + Gap - Tail)};
-      MPI_Datatype New;
-      if (PMPI_Type_create_hindexed_c(2, Lengths, Displs, MPI_PACKED, &New) !=
-          MPI_SUCCESS)
-        return MPI_DATATYPE_NULL;
-      if (PMPI_Type_commit(&New) != MPI_SUCCESS) {
-        PMPI_Type_free(&New);
-        return MPI_DATATYPE_NULL;
-      }
-      Types.push_back({Bytes, New});
-      T = New;
-    }
-  }
+SplitSends::Wire SplitSends::wire(char *Buf, uint64_t Bytes) {
+  Wire Contiguous{static_cast<MPI_Count>(Bytes), MPI_PACKED};
+  if (!wants(Bytes))
+    return Contiguous;
+  MPI_Datatype T = typeFor(Bytes);
+  if (T == MPI_DATATYPE_NULL)
+    return Contiguous;
   // The tail is copied, not moved: the stream at Buf stays whole.
   std::memcpy(Buf + Bytes + Gap - Tail, Buf + Bytes - Tail, Tail);
   Sent.fetch_add(1, std::memory_order_relaxed);
-  return T;
+  return {1, T};
+}
+
+MPI_Datatype SplitSends::typeFor(uint64_t Bytes) {
+  std::lock_guard<std::mutex> G(Lock);
+  for (auto &[Size, Type] : Types)
+    if (Size == Bytes)
+      return Type;
+  // Kept until MPI_Finalize: another thread may be sending with a type
+  // this one has just looked up, so none is freed earlier. Past MaxTypes
+  // sizes, new sizes go contiguous.
+  if (Types.size() == MaxTypes)
+    return MPI_DATATYPE_NULL;
+  MPI_Count Lengths[2] = {static_cast<MPI_Count>(Bytes - Tail),
+                          static_cast<MPI_Count>(Tail)};
+  MPI_Count Displs[2] = {0, static_cast<MPI_Count>(Bytes + Gap - Tail)};
+  MPI_Datatype New;
+  if (PMPI_Type_create_hindexed_c(2, Lengths, Displs, MPI_PACKED, &New) !=
+      MPI_SUCCESS)
+    return MPI_DATATYPE_NULL;
+  if (PMPI_Type_commit(&New) != MPI_SUCCESS) {
+    PMPI_Type_free(&New);
+    return MPI_DATATYPE_NULL;
+  }
+  Types.push_back({Bytes, New});
+  return New;
 }
 
 void SplitSends::release() {

@@ -35,17 +35,6 @@ bool staged(RuntimeState &R, const Binding &B, const void *Buffer) {
   return false;
 }
 
-/// Sends (or starts) the packed stream of Bytes at Packed, in two blocks if
-/// Split (SplitSend.h; the buffer then has room for them).
-template <typename SendFn>
-int sendStream(char *Packed, uint64_t Bytes, bool Split, SendFn Send) {
-  if (Split)
-    if (MPI_Datatype T = SplitSends::get().prepare(Packed, Bytes);
-        T != MPI_DATATYPE_NULL)
-      return Send(Packed, 1, T);
-  return Send(Packed, static_cast<MPI_Count>(Bytes), MPI_PACKED);
-}
-
 /// A blocking send of any kind (MPI_Send, MPI_Ssend): Send takes the
 /// buffer, count and type to give MPI.
 template <typename SendFn>
@@ -55,13 +44,13 @@ int sendPacked(const void *Buf, int Count, MPI_Datatype T, SendFn Send) {
   if (!B)
     return Send(Buf, Count, T);
   uint64_t Bytes = Count * B->Size;
-  bool Split = SplitSends::get().wants(Bytes);
-  PooledBuffer Packed(Split ? Bytes + SplitSends::Gap : Bytes);
+  PooledBuffer Packed(SplitSends::get().bufferBytes(Bytes));
   if (!staged(R, *B, Packed.data()))
     return Send(Buf, Count, T);
   B->pack(Buf, Count, Packed.data());
   R.noteSubstituted(*B, Bytes);
-  return sendStream(Packed.data(), Bytes, Split, Send);
+  auto [N, Ty] = SplitSends::get().wire(Packed.data(), Bytes);
+  return Send(Packed.data(), N, Ty);
 }
 
 /// Starts a non-blocking send or receive of a bound type, recording it so
@@ -76,18 +65,16 @@ int startPacked(const void *Buf, int Count, MPI_Datatype T, bool IsReceive,
   if (!B)
     return Start(Buf, Count, T);
   uint64_t Bytes = Count * B->Size;
-  bool Split = !IsReceive && SplitSends::get().wants(Bytes);
-  uint64_t Allocated = Split ? Bytes + SplitSends::Gap : Bytes;
+  uint64_t Allocated = IsReceive ? Bytes : SplitSends::get().bufferBytes(Bytes);
   char *Packed = static_cast<char *>(BufferPool::get().acquire(Allocated));
   if (!staged(R, *B, Packed))
     return Start(Buf, Count, T);
-  int Rc;
-  if (IsReceive) {
-    Rc = Start(Packed, static_cast<MPI_Count>(Bytes), MPI_PACKED);
-  } else {
+  SplitSends::Wire Wire{static_cast<MPI_Count>(Bytes), MPI_PACKED};
+  if (!IsReceive) {
     B->pack(Buf, Count, Packed);
-    Rc = sendStream(Packed, Bytes, Split, Start);
+    Wire = SplitSends::get().wire(Packed, Bytes);
   }
+  int Rc = Start(Packed, Wire.Count, Wire.Type);
   if (Rc != MPI_SUCCESS) {
     BufferPool::get().release(Packed, Allocated);
     return Rc;
@@ -181,8 +168,7 @@ DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
                          recvcount, recvtype, source, recvtag, comm, status);
   uint64_t SendBytes = SB ? sendcount * SB->Size : 0;
   uint64_t RecvBytes = RB ? recvcount * RB->Size : 0;
-  bool Split = SB && SplitSends::get().wants(SendBytes);
-  PooledBuffer SendPacked(Split ? SendBytes + SplitSends::Gap : SendBytes),
+  PooledBuffer SendPacked(SplitSends::get().bufferBytes(SendBytes)),
       RecvPacked(RecvBytes);
   // Each side on its own: a side without its buffer goes as written.
   if (SB && !staged(R, *SB, SendPacked.data()))
@@ -198,15 +184,9 @@ DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
   if (SB) {
     SB->pack(sendbuf, sendcount, SendPacked.data());
     SBuf = SendPacked.data();
-    SCount = static_cast<MPI_Count>(SendBytes);
-    SType = MPI_PACKED;
-    if (Split)
-      if (MPI_Datatype T =
-              SplitSends::get().prepare(SendPacked.data(), SendBytes);
-          T != MPI_DATATYPE_NULL) {
-        SCount = 1;
-        SType = T;
-      }
+    auto [N, Ty] = SplitSends::get().wire(SendPacked.data(), SendBytes);
+    SCount = N;
+    SType = Ty;
   }
   void *RBuf = RB ? RecvPacked.data() : recvbuf;
   MPI_Count RCount = RB ? static_cast<MPI_Count>(RecvBytes) : recvcount;

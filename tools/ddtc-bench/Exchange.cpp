@@ -160,10 +160,9 @@ Exchange::Exchange(const TypeUnderTest &U, Op O, int64_t Count, int Rank,
 
   MPI_Pack_size(static_cast<int>(Count), U.Mpi, MPI_COMM_WORLD, &PackCapacity);
   int64_t Gather = O == Op::Allgather ? Size : 1;
+  int64_t PackBytes = std::max<int64_t>(PackCapacity, Bytes);
   // Room for the ddtc variant's split sends (SplitSend.h) as well.
-  int64_t PackBytes = std::max<int64_t>(PackCapacity, Bytes) +
-                      static_cast<int64_t>(SplitSends::Gap);
-  PackSend = Buffer(0, PackBytes);
+  PackSend = Buffer(0, PackBytes + static_cast<int64_t>(SplitSends::Gap));
   PackRecv = Buffer(0, PackBytes * Gather);
   RefSend = Buffer(0, Bytes);
   RefRecv = Buffer(0, Bytes * Gather);
@@ -259,10 +258,10 @@ void Exchange::pingPong(Variant V) {
     if (Rank == 0) {
       K.pack(TypedSend.base(), C, PackSend.base());
       sendPacked(PackSend.base(), Peer);
-      MPI_Recv(PackRecv.base(), B, MPI_BYTE, Peer, Tag, W, Ignore);
+      MPI_Recv(PackRecv.base(), B, MPI_PACKED, Peer, Tag, W, Ignore);
       K.unpack(PackRecv.base(), C, TypedRecv.base());
     } else {
-      MPI_Recv(PackRecv.base(), B, MPI_BYTE, Peer, Tag, W, Ignore);
+      MPI_Recv(PackRecv.base(), B, MPI_PACKED, Peer, Tag, W, Ignore);
       K.unpack(PackRecv.base(), C, TypedRecv.base());
       K.pack(TypedRecv.base(), C, PackSend.base());
       sendPacked(PackSend.base(), Peer);
@@ -276,15 +275,9 @@ void Exchange::pingPong(Variant V) {
 /// sends them, in two blocks where MPICH would otherwise wait for a
 /// rendezvous (ddtc/MPI/SplitSend.h), else contiguous.
 void Exchange::sendPacked(uint8_t *Packed, int Peer) {
-  auto *P = reinterpret_cast<char *>(Packed);
-  uint64_t N = static_cast<uint64_t>(Bytes);
-  if (SplitSends::get().wants(N))
-    if (MPI_Datatype T = SplitSends::get().prepare(P, N);
-        T != MPI_DATATYPE_NULL) {
-      MPI_Send(P, 1, T, Peer, Tag, MPI_COMM_WORLD);
-      return;
-    }
-  MPI_Send(P, static_cast<int>(Bytes), MPI_BYTE, Peer, Tag, MPI_COMM_WORLD);
+  auto [N, Ty] = SplitSends::get().wire(reinterpret_cast<char *>(Packed),
+                                        static_cast<uint64_t>(Bytes));
+  MPI_Send_c(Packed, N, Ty, Peer, Tag, MPI_COMM_WORLD);
 }
 
 void Exchange::bcast(Variant V) {

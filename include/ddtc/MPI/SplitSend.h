@@ -48,23 +48,34 @@ public:
   /// DDTC_RT_SPLIT_SEND, or null); after MPI_Init. Returns a warning for a
   /// Setting it cannot read (the default then stays), else "".
   std::string configure(const char *Setting);
-  /// Whether a packed send of Bytes is split (its buffer then holds
-  /// Bytes + Gap bytes).
-  bool wants(uint64_t Bytes) const {
-    return Bytes > Lo.load(std::memory_order_relaxed) &&
-           Bytes <= Hi.load(std::memory_order_relaxed);
+  /// The size of the buffer a packed stream of Bytes is packed into before
+  /// it is sent: Bytes, or Bytes + Gap where the send is split.
+  uint64_t bufferBytes(uint64_t Bytes) const {
+    return wants(Bytes) ? Bytes + Gap : Bytes;
   }
-  /// For Bytes packed at Buf (of Bytes + Gap bytes): copies the tail past
-  /// the gap and returns the type that sends the stream from Buf with
-  /// count 1; MPI_DATATYPE_NULL if MPI could not make the type, and the
-  /// contiguous stream at Buf is then sent as it is.
-  MPI_Datatype prepare(char *Buf, uint64_t Bytes);
+  /// What to give MPI to send the stream of Bytes packed at Buf (a buffer
+  /// of bufferBytes(Bytes) bytes): Bytes times MPI_PACKED, or, split, the
+  /// tail copied past the gap and 1 of a type of two blocks. Contiguous
+  /// also if MPI could not make that type.
+  struct Wire {
+    MPI_Count Count;
+    MPI_Datatype Type;
+  };
+  Wire wire(char *Buf, uint64_t Bytes);
   /// Sends split so far (the report).
   uint64_t count() const { return Sent.load(std::memory_order_relaxed); }
   /// Frees the types (MPI_Finalize).
   void release();
 
 private:
+  bool wants(uint64_t Bytes) const {
+    return Bytes > Lo.load(std::memory_order_relaxed) &&
+           Bytes <= Hi.load(std::memory_order_relaxed);
+  }
+  /// The type of two blocks for a stream of Bytes, made on first use;
+  /// MPI_DATATYPE_NULL if it cannot be had.
+  MPI_Datatype typeFor(uint64_t Bytes);
+
   /// Bytes at the end of the stream that go in the second block.
   static constexpr uint64_t Tail = 64;
   /// Message sizes a type is made for; a program sends few distinct
