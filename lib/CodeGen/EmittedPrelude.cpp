@@ -56,9 +56,10 @@ template <bool Pack> inline void prefetch(const char *Buf) {
 #endif
 }
 
-// Packs bytes [F, L) of a sequence of elements of E packed bytes each:
-// Whole(k, P) packs element k, Part(k, P, A, Z) its bytes [A, Z); both
-// return the end of what they wrote.
+// Walks bytes [F, L) of the packed stream of a sequence of elements of E
+// packed bytes each: Whole(k, P) copies element k, Part(k, P, A, Z) its
+// bytes [A, Z), to or from the stream at P; both return the end of the
+// bytes they copied.
 template <class WholeFn, class PartFn>
 inline char *rangeOf(std::size_t E, std::size_t F, std::size_t L, char *P,
                      WholeFn Whole, PartFn Part) {
@@ -97,8 +98,9 @@ struct Run {
   std::size_t Length;
 };
 
-// Packs bytes [F, L) of the packed stream of a list of N runs.
-template <class RunT>
+// Copies bytes [F, L) of the packed stream of a list of N runs to P
+// (Pack) or from P (!Pack).
+template <bool Pack, class RunT>
 inline char *rangeRuns(char *B, char *P, std::size_t F, std::size_t L,
                        const RunT *R, std::size_t N) {
   std::size_t S = 0;
@@ -106,7 +108,7 @@ inline char *rangeRuns(char *B, char *P, std::size_t F, std::size_t L,
     std::size_t A = F > S ? F - S : 0;
     std::size_t Z = L - S < R[I].Length ? L - S : R[I].Length;
     if (A < Z) {
-      xfer<true>(B + (R[I].Offset + Off(A)), P, Z - A);
+      xfer<Pack>(B + (R[I].Offset + Off(A)), P, Z - A);
       P += Z - A;
     }
   }

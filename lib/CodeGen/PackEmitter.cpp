@@ -6,9 +6,10 @@
 //     copies one instance at B to the packed stream at P (Pack) or back
 //     (!Pack) and returns the end of its packed bytes: pack and unpack are
 //     one function, so they cannot disagree on the order of the bytes;
-//   char *rangeN(char *B, char *P, size_t F, size_t L)
-//     packs bytes [F, L) of one instance's packed stream to P, for
-//     pack_range; emitted only for kernels that a range can reach.
+//   template <bool Pack> char *rangeN(char *B, char *P, size_t F, size_t L)
+//     copies bytes [F, L) of one instance's packed stream to P (Pack) or
+//     from P (!Pack), for pack_range and unpack_range; emitted only for
+//     kernels that a range can reach.
 //
 // Every count, stride, displacement and block size is a literal, so the
 // compiler sees fixed-trip loops and fixed-size memcpy calls, which it
@@ -168,12 +169,12 @@ private:
                          const std::string &Hi);
   /// Copies an element of segment S at address A, made of Reps copies of
   /// the child (a literal or an expression), and advances the packed
-  /// pointer Var; PackArg is the direction ("Pack", or "true" in ranges).
+  /// pointer Var; PackArg is the direction (the template parameter "Pack").
   void printElementCopy(const Segment &S, const Address &A,
                         const std::string &Reps, const std::string &PackArg,
                         const std::string &Var);
-  /// The statements of a range lambda: packs bytes [Lo, Hi) of element at
-  /// A into Q and returns the new end.
+  /// The statements of a range lambda: copies bytes [Lo, Hi) of element at
+  /// A to Q (Pack) or from Q (!Pack) and returns the new end.
   void printElementRange(const Segment &S, const Address &A,
                          const std::string &Reps);
   void printEntryPoints(const NamedType &N);
@@ -437,7 +438,7 @@ void SourcePrinter::printElementCopy(const Segment &S, const Address &A,
 }
 
 void SourcePrinter::printRange(const Kernel &K) {
-  W.open("inline char *" + rangeFn(K) +
+  W.open("template <bool Pack> inline char *" + rangeFn(K) +
          "(char *B, char *P, std::size_t F, std::size_t L) {");
   switch (K.Shape) {
   case KernelShape::Empty:
@@ -447,13 +448,13 @@ void SourcePrinter::printRange(const Kernel &K) {
     W.line("return P;");
     break;
   case KernelShape::Block:
-    W.line("xfer<true>(" +
+    W.line("xfer<Pack>(" +
            Address().plus("Off(F)").plus(K.Runs[0].Offset).print() +
            ", P, L - F);");
     W.line("return P + (L - F);");
     break;
   case KernelShape::Runs:
-    W.line("return rangeRuns(B, P, F, L, " + table("runs", K, 0) + ", " +
+    W.line("return rangeRuns<Pack>(B, P, F, L, " + table("runs", K, 0) + ", " +
            std::to_string(K.Runs.size()) + ");");
     break;
   case KernelShape::Loops:
@@ -494,7 +495,7 @@ void SourcePrinter::printSegmentRange(const Kernel &K, size_t SI,
   else
     W.open("P = rangeOfTable(" + table("starts", K, SI) + ", " + str(S.Count) +
            ", " + Lo + ", " + Hi + ", P, [&](" + WholeK + ", char *Q) {");
-  printElementCopy(S, A, Reps, "true", "Q");
+  printElementCopy(S, A, Reps, "Pack", "Q");
   W.line("return Q;");
   W.middle("}, [&](" + PartK + ", char *Q, std::size_t A, std::size_t Z) {");
   printElementRange(S, A, Reps);
@@ -505,24 +506,25 @@ void SourcePrinter::printElementRange(const Segment &S, const Address &A,
                                       const std::string &Reps) {
   const Type *C = S.Child;
   if (S.DenseChild) {
-    W.line("xfer<true>(" + A.plus(C->lb()).plus("Off(A)").print() +
+    W.line("xfer<Pack>(" + A.plus(C->lb()).plus("Off(A)").print() +
            ", Q, Z - A);");
     W.line("return Q + (Z - A);");
     return;
   }
   const Kernel &CK = *S.ChildKernel;
   if (Reps == "1") {
-    W.line("return " + rangeFn(CK) + "(" + A.print() + ", Q, A, Z);");
+    W.line("return " + rangeFn(CK) + "<Pack>(" + A.print() + ", Q, A, Z);");
     return;
   }
   Address Copy = C->extent() ? A.plus(scaled("r", C->extent())) : A;
   std::string RParam = C->extent() ? "Off r" : "Off";
   W.open("return rangeOf(" + str(static_cast<uint64_t>(C->size())) +
          ", A, Z, Q, [&](" + RParam + ", char *Q2) {");
-  W.line("return " + copyFn(CK) + "<true>(" + Copy.print() + ", Q2);");
+  W.line("return " + copyFn(CK) + "<Pack>(" + Copy.print() + ", Q2);");
   W.middle("}, [&](" + RParam +
            ", char *Q2, std::size_t A2, std::size_t Z2) {");
-  W.line("return " + rangeFn(CK) + "(" + Copy.print() + ", Q2, A2, Z2);");
+  W.line("return " + rangeFn(CK) + "<Pack>(" + Copy.print() +
+         ", Q2, A2, Z2);");
   W.close("});");
 }
 
@@ -575,42 +577,53 @@ void SourcePrinter::printEntryPoints(const NamedType &N) {
     W.close();
   }
 
-  W.line();
-  W.open("extern \"C\" std::size_t " + Fn +
-         "_pack_range(const void *inbuf, std::size_t count, std::size_t "
-         "first, std::size_t last, void *outbuf) {");
-  if (T->size() == 0) {
-    for (const char *P : {"inbuf", "count", "first", "last", "outbuf"})
-      W.line(std::string("(void)") + P + ";");
-    W.line("return 0;");
+  // pack_range and unpack_range: bytes [first, last) of the packed stream
+  // of count instances, at outbuf (pack) or read from inbuf (unpack).
+  for (bool Pack : {true, false}) {
+    W.line();
+    W.open("extern \"C\" std::size_t " + Fn +
+           (Pack ? "_pack_range" : "_unpack_range") +
+           "(const void *inbuf, std::size_t count, std::size_t first, "
+           "std::size_t last, void *outbuf) {");
+    if (T->size() == 0) {
+      for (const char *P : {"inbuf", "count", "first", "last", "outbuf"})
+        W.line(std::string("(void)") + P + ";");
+      W.line("return 0;");
+      W.close();
+      continue;
+    }
+    std::string In = Pack ? "B" : "P", Out = Pack ? "P" : "B";
+    std::string Arg = Pack ? "true" : "false";
+    W.line("const std::size_t total = count * " + Size + ";");
+    W.line("if (last > total)");
+    W.line("  last = total;");
+    W.line("if (first >= last)");
+    W.line("  return 0;");
+    W.line("char *" + In +
+           " = const_cast<char *>(static_cast<const char *>(inbuf));");
+    W.line("char *" + Out + " = static_cast<char *>(outbuf);");
+    if (Dense) {
+      W.line("xfer<" + Arg + ">(" +
+             Address().plus("Off(first)").plus(T->lb()).print() +
+             ", P, last - first);");
+    } else {
+      const Kernel &K = Plan.getKernel(T);
+      std::string IParam = T->extent() ? "Off i" : "Off";
+      Address I;
+      if (T->extent())
+        I = I.plus("i * " + Extent);
+      W.open("rangeOf(" + Size + ", first, last, P, [&](" + IParam +
+             ", char *Q) {");
+      W.line("return " + copyFn(K) + "<" + Arg + ">(" + I.print() + ", Q);");
+      W.middle("}, [&](" + IParam +
+               ", char *Q, std::size_t A, std::size_t Z) {");
+      W.line("return " + rangeFn(K) + "<" + Arg + ">(" + I.print() +
+             ", Q, A, Z);");
+      W.close("});");
+    }
+    W.line("return last - first;");
     W.close();
-    return;
   }
-  W.line("const std::size_t total = count * " + Size + ";");
-  W.line("if (last > total)");
-  W.line("  last = total;");
-  W.line("if (first >= last)");
-  W.line("  return 0;");
-  W.line("char *B = const_cast<char *>(static_cast<const char *>(inbuf));");
-  W.line("char *P = static_cast<char *>(outbuf);");
-  if (Dense) {
-    W.line("xfer<true>(" + Address().plus("Off(first)").plus(T->lb()).print() +
-           ", P, last - first);");
-  } else {
-    const Kernel &K = Plan.getKernel(T);
-    std::string IParam = T->extent() ? "Off i" : "Off";
-    Address I;
-    if (T->extent())
-      I = I.plus("i * " + Extent);
-    W.open("rangeOf(" + Size + ", first, last, P, [&](" + IParam +
-           ", char *Q) {");
-    W.line("return " + copyFn(K) + "<true>(" + I.print() + ", Q);");
-    W.middle("}, [&](" + IParam + ", char *Q, std::size_t A, std::size_t Z) {");
-    W.line("return " + rangeFn(K) + "(" + I.print() + ", Q, A, Z);");
-    W.close("});");
-  }
-  W.line("return last - first;");
-  W.close();
 }
 
 /// The ABI block of include/ddtc/Runtime/KernelABI.h, from its include
@@ -673,7 +686,8 @@ void SourcePrinter::printKernelTable() {
              hexLiteral(Keys[I]->Given.Hi) + ", " +
              hexLiteral(Keys[I]->Given.Lo) + ", " + std::to_string(T->size()) +
              "ULL, " + intLiteral(T->extent()) + ",");
-      W.line(" " + F + "_pack, " + F + "_unpack, " + F + "_pack_range},");
+      W.line(" " + F + "_pack, " + F + "_unpack, " + F + "_pack_range, " + F +
+             "_unpack_range},");
     }
     W.close("};");
     W.line();
@@ -727,6 +741,9 @@ std::string emitPackHeader(const Module &M, const CodeGenOptions &Options) {
   W.line(
       "//       writes bytes [first, last) of the packed stream to outbuf and");
   W.line("//       returns how many (last is clipped to the packed size)");
+  W.line("//   ddtc_NAME_unpack_range(inbuf, count, first, last, outbuf)");
+  W.line("//       the inverse: inbuf holds bytes [first, last) of the packed");
+  W.line("//       stream of count instances, unpacked into the typed outbuf");
   openCHeader(W, Guard, "<stddef.h>");
   for (const NamedType &N : M.types()) {
     std::string Fn = "ddtc_" + N.Name;
@@ -741,6 +758,9 @@ std::string emitPackHeader(const Module &M, const CodeGenOptions &Options) {
            "_unpack(const void *inbuf, size_t count, void *outbuf);");
     W.line("size_t " + Fn +
            "_pack_range(const void *inbuf, size_t count, size_t first, "
+           "size_t last, void *outbuf);");
+    W.line("size_t " + Fn +
+           "_unpack_range(const void *inbuf, size_t count, size_t first, "
            "size_t last, void *outbuf);");
   }
   closeCHeader(W, Guard);

@@ -16,6 +16,11 @@
 //                stream concatenates to the whole stream; random ranges,
 //                also empty, reversed or past the end, write exactly
 //                min(last, size) - first bytes (or none) and return that
+//   unpack-range ddtc_NAME_unpack_range of MPI's stream over a random
+//                partition writes what MPI_Unpack writes; random ranges
+//                write exactly the typed bytes of their packed bytes (the
+//                later of two that land on one byte, as unpack does) and
+//                nothing else, and return min(last, size) - first or 0
 //   build        ddtc_NAME_build makes a type with MPICH's size, lb and
 //                extent of the input, whose MPI_Pack bytes are the input's,
 //                and whose true bounds lie between the bounds of the data
@@ -91,6 +96,7 @@ struct EmittedType {
   void (*Pack)(const void *, size_t, void *);
   void (*Unpack)(const void *, size_t, void *);
   size_t (*PackRange)(const void *, size_t, size_t, size_t, void *);
+  size_t (*UnpackRange)(const void *, size_t, size_t, size_t, void *);
   int (*Build)(MPI_Datatype *);
 };
 
@@ -111,7 +117,7 @@ public:
 
   bool loaded() const { return Handle; }
 
-  /// The five functions of NAME; Missing names the first one not found.
+  /// The six functions of NAME; Missing names the first one not found.
   bool lookup(const std::string &Name, EmittedType &E, std::string &Missing) {
     auto Get = [&](const char *Suffix, auto &Fn) {
       std::string Symbol = "ddtc_" + Name + Suffix;
@@ -124,6 +130,7 @@ public:
     Get("_pack", E.Pack);
     Get("_unpack", E.Unpack);
     Get("_pack_range", E.PackRange);
+    Get("_unpack_range", E.UnpackRange);
     Get("_build", E.Build);
     return Missing.empty();
   }
@@ -267,6 +274,9 @@ private:
   void checkRanges(int64_t Count, TypedBuffer &In,
                    const std::vector<uint8_t> &Full,
                    const std::vector<bool> &Pad);
+  void checkUnpackRanges(int64_t Count, const std::vector<uint8_t> &Stream,
+                         const TypedBuffer &Full,
+                         const std::vector<bool> &TypedPad);
   void checkBuild(MPI_Datatype Input);
 
   const std::vector<MPI_Datatype> &Predefined;
@@ -391,6 +401,71 @@ void Checker::checkCount(MPI_Datatype H, int64_t Count) {
     }
 
   checkRanges(Count, In, Want, PackedPad);
+  checkUnpackRanges(Count, Want, WantU, TypedPad);
+}
+
+/// Stream is MPI's packed stream, Full what MPI_Unpack made of it in a
+/// buffer of pattern 2, TypedPad its bytes that carry no value.
+void Checker::checkUnpackRanges(int64_t Count,
+                                const std::vector<uint8_t> &Stream,
+                                const TypedBuffer &Full,
+                                const std::vector<bool> &TypedPad) {
+  std::string C = " count=" + std::to_string(Count);
+  size_t Total = static_cast<size_t>(Count * T->size());
+  std::mt19937_64 Rng(std::hash<std::string>()(Name) ^
+                      (static_cast<uint64_t>(Count) * 0x9E3779B97F4A7C15ull));
+  auto Unpack = [&](size_t First, size_t Last, TypedBuffer &Out) {
+    return E.UnpackRange(Stream.data() + std::min(First, Total),
+                         static_cast<size_t>(Count), First, Last, Out.base());
+  };
+
+  // A random partition, unpacked piece by piece into one buffer.
+  std::vector<size_t> Cuts{0, Total};
+  for (uint64_t N = Rng() % 12; N > 0; --N)
+    Cuts.push_back(Total ? Rng() % (Total + 1) : 0);
+  std::sort(Cuts.begin(), Cuts.end());
+  TypedBuffer Joined(T, Count, Guard, 2, Guard != 0);
+  for (size_t I = 0; I + 1 < Cuts.size(); ++I) {
+    size_t N = Unpack(Cuts[I], Cuts[I + 1], Joined);
+    if (N != Cuts[I + 1] - Cuts[I]) {
+      mismatch("unpack_range" + C + " [" + std::to_string(Cuts[I]) + ", " +
+               std::to_string(Cuts[I + 1]) + ") returned " + std::to_string(N));
+      return;
+    }
+  }
+  compareBytes("unpack_range partition" + C, Full.Bytes, Joined.Bytes,
+               Joined.Bytes.size(), &TypedPad);
+
+  // Where each packed byte lands in the typed buffer.
+  std::vector<size_t> Where;
+  Where.reserve(Total);
+  TypemapWalker W(T, static_cast<uint64_t>(Count), WalkMode::Bytes);
+  for (TypemapRun Run; W.next(Run);)
+    for (int64_t B = 0; B < Run.Length; ++B)
+      Where.push_back(Full.index(Run.Offset + B));
+
+  // Arbitrary ranges, also empty, reversed and past the end.
+  for (int Trial = 0; Trial < 8; ++Trial) {
+    size_t First = Rng() % (Total + 9), Last = Rng() % (Total + 9);
+    if (Trial == 0)
+      Last = Total + 100; // past the end
+    size_t End = std::min(Last, Total);
+    size_t Expect = First < End ? End - First : 0;
+    TypedBuffer Got(T, Count, Guard, 2, Guard != 0);
+    std::vector<uint8_t> Want = Got.Bytes;
+    for (size_t P = First; P < End; ++P)
+      Want[Where[P]] = Stream[P];
+    size_t N = Unpack(First, Last, Got);
+    std::string Range =
+        " [" + std::to_string(First) + ", " + std::to_string(Last) + ")" + C;
+    if (N != Expect) {
+      mismatch("unpack_range" + Range + " returned " + std::to_string(N) +
+               ", want " + std::to_string(Expect));
+      return;
+    }
+    compareBytes("unpack_range" + Range, Want, Got.Bytes, Got.Bytes.size(),
+                 &TypedPad);
+  }
 }
 
 /// Full is the reference stream, Pad its bytes that carry no value.

@@ -5,11 +5,11 @@
 // structs itself (the generated file must need no ddtc header) and
 // registers one table through ddtc_rt_register_kernels when it is loaded.
 // The layout must stay identical to what PackEmitter.cpp prints; a change
-// is a new DDTC_KERNEL_ABI, which the runtime checks.
+// is a new DDTC_KERNEL_ABI, which the runtime checks (2: unpack_range).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DDTC_KERNEL_ABI
-#define DDTC_KERNEL_ABI 1
+#define DDTC_KERNEL_ABI 2
 
 #include <stddef.h>
 
@@ -25,6 +25,8 @@ struct ddtc_kernel {
   void (*unpack)(const void *inbuf, size_t count, void *outbuf);
   size_t (*pack_range)(const void *inbuf, size_t count, size_t first,
                        size_t last, void *outbuf);
+  size_t (*unpack_range)(const void *inbuf, size_t count, size_t first,
+                         size_t last, void *outbuf);
 };
 struct ddtc_kernel_table {
   unsigned abi_version;

@@ -60,7 +60,8 @@ int checkPointers(void *Library, const ddtc_kernel &K) {
   const std::pair<const char *, void *> Functions[] = {
       {"_pack", (void *)K.pack},
       {"_unpack", (void *)K.unpack},
-      {"_pack_range", (void *)K.pack_range}};
+      {"_pack_range", (void *)K.pack_range},
+      {"_unpack_range", (void *)K.unpack_range}};
   int Hidden = 0;
   for (const auto &[Suffix, Pointer] : Functions) {
     void *Exported = dlsym(Library, (Fn + Suffix).c_str());
