@@ -2,8 +2,11 @@
 
 #include "BenchOptions.h"
 
+#include "ddtc/Support/ByteSize.h"
+
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -88,7 +91,7 @@ int parseBenchOptions(int Argc, char **Argv, int Rank, BenchOptions &O) {
       "description or trace file, with MPI's datatype engine, MPI_Pack and "
       "ddtc's kernels (run with mpiexec)",
       "ddtc-bench"};
-  std::string Types, Ops, Variants, Counts;
+  std::string Types, Ops, Variants, Counts, Chunk;
   App.add_option("file", O.File, "description (format v1) or trace file")
       ->required();
   App.add_option("--types", Types,
@@ -127,6 +130,9 @@ int parseBenchOptions(int Argc, char **Argv, int Rank, BenchOptions &O) {
                  "skip a type and count whose buffers would exceed this many "
                  "bytes (default: 1 GiB)")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 46));
+  App.add_option("--chunk", Chunk,
+                 "the ddtc variant sends a longer message as pipelined pieces "
+                 "of this many bytes (e.g. 8K; default 8K; off: one message)");
   App.add_flag("-q,--quiet", O.Quiet, "no table on stdout");
   try {
     App.parse(Argc, Argv);
@@ -136,6 +142,16 @@ int parseBenchOptions(int Argc, char **Argv, int Rank, BenchOptions &O) {
       O.Ops = pickNamed("--ops", Ops, AllOps);
     if (!Variants.empty())
       O.Variants = pickNamed("--variants", Variants, AllVariants);
+    if (Chunk == "off") {
+      O.Chunk = 0;
+    } else if (!Chunk.empty()) {
+      if (!parseByteSize(Chunk, O.Chunk) || O.Chunk == 0 ||
+          O.Chunk > uint64_t(INT32_MAX))
+        throw CLI::ValidationError(
+            "--chunk", "'" + Chunk +
+                           "' is not a size in bytes from 1 to 2G-1 (digits "
+                           "with an optional K, M or G) or 'off'");
+    }
     if (!Counts.empty()) {
       O.Counts.clear();
       for (const std::string &C : splitList(Counts)) {

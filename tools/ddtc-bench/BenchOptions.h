@@ -42,6 +42,11 @@ struct BenchOptions {
   std::string CacheDir;      ///< --cache-dir; empty: the default
   std::string Ddtc;          ///< --ddtc; empty: beside this executable
   uint64_t MaxBuffer = uint64_t(1) << 30;
+  /// --chunk: the ddtc variant's messages longer than this go as pieces of
+  /// this many bytes, pipelined (Exchange.h); 0: one message. 8 KiB is the
+  /// eager limit of MPICH's ch4:ucx between processes of one node
+  /// (docs/cli.md): every piece goes without a rendezvous.
+  uint64_t Chunk = 8192;
   bool Quiet = false; ///< no table on stdout
 };
 

@@ -150,9 +150,10 @@ std::optional<std::string> Exchange::whyNot(const TypeUnderTest &U, Op O,
 }
 
 Exchange::Exchange(const TypeUnderTest &U, Op O, int64_t Count, int Rank,
-                   int Size)
+                   int Size, uint64_t Chunk)
     : U(U), O(O), Count(Count), Rank(Rank), Size(Size),
-      Bytes(Count * U.T->size()), RecvCount(recvInstances(O, Count, Size)) {
+      Bytes(Count * U.T->size()), Chunk(Chunk),
+      RecvCount(recvInstances(O, Count, Size)) {
   Span Send = spanOf(U.T, Count), Recv = spanOf(U.T, RecvCount);
   TypedSend = Buffer(int64_t(Send.Lo), int64_t(Send.Hi));
   TypedRecv = Buffer(int64_t(Recv.Lo), int64_t(Recv.Hi));
@@ -170,6 +171,12 @@ Exchange::Exchange(const TypeUnderTest &U, Op O, int64_t Count, int Rank,
   // What MPI_Pack writes for Count instances: the length every variant
   // that sends MPI_PACKED sends and unpacks.
   PackedBytes = mpiPack(TypedSend.base(), PackSend.base());
+  if (pipelined()) {
+    Sends.resize(size_t(pieces()));
+    Recvs.resize(size_t(pieces()));
+    GatherCounts.resize(size_t(Size));
+    GatherDispls.resize(size_t(Size));
+  }
   resetReceive();
 }
 
@@ -253,6 +260,19 @@ void Exchange::pingPong(Variant V) {
     }
     return;
   case Variant::Ddtc: {
+    if (pipelined()) {
+      // Each side posts its receives first, so that no piece waits in
+      // MPI's unexpected queue.
+      postPieces(Peer);
+      if (Rank == 0) {
+        sendPieces(TypedSend.base(), Peer);
+        unpackPieces(TypedRecv.base());
+      } else {
+        unpackPieces(TypedRecv.base());
+        sendPieces(TypedRecv.base(), Peer);
+      }
+      return;
+    }
     const ddtc_kernel &K = *U.Kernel;
     size_t C = static_cast<size_t>(Count);
     if (Rank == 0) {
@@ -280,6 +300,43 @@ void Exchange::sendPacked(uint8_t *Packed, int Peer) {
   MPI_Send_c(Packed, N, Ty, Peer, Tag, MPI_COMM_WORLD);
 }
 
+/// The pipeline (Exchange.h): piece I is packed just before it is sent,
+/// while the pieces before it are on their way or being unpacked. The
+/// pieces are sent non-blocking from their own places in the send buffer,
+/// so that none waits for the receiver; under the eager limit a send
+/// completes as soon as MPI has copied it.
+void Exchange::sendPieces(const uint8_t *Typed, int Peer) {
+  const ddtc_kernel &K = *U.Kernel;
+  size_t C = static_cast<size_t>(Count);
+  for (int I = 0; I < pieces(); ++I) {
+    int64_t Lo = pieceLo(I), Hi = pieceHi(I);
+    K.pack_range(Typed, C, size_t(Lo), size_t(Hi), PackSend.base() + Lo);
+    MPI_Isend(PackSend.base() + Lo, int(Hi - Lo), MPI_PACKED, Peer, Tag,
+              MPI_COMM_WORLD, &Sends[size_t(I)]);
+  }
+  MPI_Waitall(pieces(), Sends.data(), MPI_STATUSES_IGNORE);
+}
+
+void Exchange::postPieces(int Peer) {
+  for (int I = 0; I < pieces(); ++I) {
+    int64_t Lo = pieceLo(I), Hi = pieceHi(I);
+    MPI_Irecv(PackRecv.base() + Lo, int(Hi - Lo), MPI_PACKED, Peer, Tag,
+              MPI_COMM_WORLD, &Recvs[size_t(I)]);
+  }
+}
+
+/// Unpacks each piece as soon as it has arrived (in order: MPI does not
+/// let messages of one sender and tag overtake each other).
+void Exchange::unpackPieces(uint8_t *Typed) {
+  const ddtc_kernel &K = *U.Kernel;
+  size_t C = static_cast<size_t>(Count);
+  for (int I = 0; I < pieces(); ++I) {
+    int64_t Lo = pieceLo(I), Hi = pieceHi(I);
+    MPI_Wait(&Recvs[size_t(I)], MPI_STATUS_IGNORE);
+    K.unpack_range(PackRecv.base() + Lo, C, size_t(Lo), size_t(Hi), Typed);
+  }
+}
+
 void Exchange::bcast(Variant V) {
   const int N = static_cast<int>(Count), B = static_cast<int>(Bytes);
   const bool Root = Rank == 0;
@@ -302,6 +359,23 @@ void Exchange::bcast(Variant V) {
     }
     return;
   case Variant::Ddtc:
+    if (pipelined()) {
+      // Piece by piece: the root packs the next piece while the others
+      // unpack the last one.
+      size_t C = size_t(Count);
+      for (int I = 0; I < pieces(); ++I) {
+        int64_t Lo = pieceLo(I), Hi = pieceHi(I);
+        uint8_t *Piece = (Root ? PackSend : PackRecv).base() + Lo;
+        if (Root)
+          U.Kernel->pack_range(TypedSend.base(), C, size_t(Lo), size_t(Hi),
+                               Piece);
+        MPI_Bcast(Piece, int(Hi - Lo), MPI_BYTE, 0, W);
+        if (!Root)
+          U.Kernel->unpack_range(Piece, C, size_t(Lo), size_t(Hi),
+                                 TypedRecv.base());
+      }
+      return;
+    }
     if (Root) {
       U.Kernel->pack(TypedSend.base(), size_t(Count), PackSend.base());
       MPI_Bcast(PackSend.base(), B, MPI_BYTE, 0, W);
@@ -340,6 +414,31 @@ void Exchange::allgather(Variant V) {
     return;
   }
   case Variant::Ddtc:
+    if (pipelined()) {
+      // Piece I of every rank's stream in one MPI_Allgatherv, each where
+      // it lies in the stream of size x count instances, unpacked before
+      // the next piece is packed.
+      std::vector<int> &Counts = GatherCounts, &Displs = GatherDispls;
+      size_t C = size_t(Count), All = size_t(RecvCount);
+      for (int I = 0; I < pieces(); ++I) {
+        int64_t Lo = pieceLo(I), Hi = pieceHi(I);
+        U.Kernel->pack_range(TypedSend.base(), C, size_t(Lo), size_t(Hi),
+                             PackSend.base() + Lo);
+        for (int R = 0; R < Size; ++R) {
+          Counts[size_t(R)] = int(Hi - Lo);
+          Displs[size_t(R)] = int(int64_t(R) * Bytes + Lo);
+        }
+        MPI_Allgatherv(PackSend.base() + Lo, int(Hi - Lo), MPI_BYTE,
+                       PackRecv.base(), Counts.data(), Displs.data(),
+                       MPI_BYTE, W);
+        for (int R = 0; R < Size; ++R) {
+          size_t First = size_t(Displs[size_t(R)]);
+          U.Kernel->unpack_range(PackRecv.base() + First, All, First,
+                                 First + size_t(Hi - Lo), TypedRecv.base());
+        }
+      }
+      return;
+    }
     // The ranks' packed blocks, one after another, are the packed stream
     // of size x count instances: one unpack places them all.
     U.Kernel->pack(TypedSend.base(), size_t(Count), PackSend.base());

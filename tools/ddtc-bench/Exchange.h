@@ -8,7 +8,15 @@
 //   mpi-normalized  the type ddtc_NAME_build makes (ddtc's normal form);
 //   mpi-pack        MPI_Pack / MPI_Unpack with the described type around
 //                   contiguous MPI_PACKED communication;
-//   ddtc            the emitted kernels around contiguous communication.
+//   ddtc            the emitted kernels around contiguous communication;
+//                   a message longer than the pipeline's piece (--chunk)
+//                   goes as consecutive pieces, each packed with
+//                   pack_range just before it is sent and unpacked with
+//                   unpack_range as soon as it arrives, so that the
+//                   sender's packing, the transfer and the receiver's
+//                   unpacking overlap (ping-pong and MPI_Bcast; in
+//                   MPI_Allgather, which every rank both packs and
+//                   unpacks, the pieces only stay under the eager limit).
 //
 // Operations: ping-pong between ranks 0 and 1 (rank 1 returns what it
 // received, from its receive buffer; other ranks wait), MPI_Bcast from
@@ -26,6 +34,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -72,7 +81,9 @@ public:
                                            int64_t Count, int Size,
                                            uint64_t MaxBuffer);
 
-  Exchange(const TypeUnderTest &U, Op O, int64_t Count, int Rank, int Size);
+  /// Chunk: the pipeline's piece in bytes (0: one message).
+  Exchange(const TypeUnderTest &U, Op O, int64_t Count, int Rank, int Size,
+           uint64_t Chunk);
 
   /// The bytes of one rank's message: count x MPI_Type_size.
   int64_t messageBytes() const { return Bytes; }
@@ -99,6 +110,17 @@ public:
 private:
   void pingPong(Variant V);
   void sendPacked(uint8_t *Packed, int Peer);
+  /// The ddtc variant's pipeline: whether this message goes in pieces,
+  /// and piece I's bytes [Lo, Hi) of the packed stream.
+  bool pipelined() const { return Chunk != 0 && uint64_t(Bytes) > Chunk; }
+  int pieces() const { return static_cast<int>((Bytes + Chunk - 1) / Chunk); }
+  int64_t pieceLo(int I) const { return int64_t(I) * int64_t(Chunk); }
+  int64_t pieceHi(int I) const {
+    return std::min<int64_t>(Bytes, pieceLo(I) + int64_t(Chunk));
+  }
+  void sendPieces(const uint8_t *Typed, int Peer);
+  void postPieces(int Peer);
+  void unpackPieces(uint8_t *Typed);
   void bcast(Variant V);
   void allgather(Variant V);
   MPI_Datatype typeOf(Variant V) const {
@@ -113,11 +135,14 @@ private:
   int64_t Count;
   int Rank, Size;
   int64_t Bytes;        ///< Count x size
+  uint64_t Chunk;       ///< the pipeline's piece; 0: one message
   int64_t RecvCount;    ///< instances in the typed receive buffer
   int PackCapacity = 0; ///< MPI_Pack_size of Count instances
   int PackedBytes = 0;  ///< what MPI_Pack writes for Count instances
   Buffer TypedSend, TypedRecv, PackSend, PackRecv, RefSend, RefRecv;
   std::vector<uint8_t> Oracle;
+  std::vector<MPI_Request> Sends, Recvs; ///< the pipeline's, one per piece
+  std::vector<int> GatherCounts, GatherDispls; ///< its MPI_Allgatherv's
 };
 
 } // namespace ddtc::bench

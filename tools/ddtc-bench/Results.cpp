@@ -118,6 +118,7 @@ bool writeJson(const Report &R, const std::string &Path, std::string &Err) {
   J["source"] = R.FromTrace ? "trace" : "description";
   J["ranks"] = R.Ranks;
   J["runs"] = R.Runs;
+  J["chunk"] = R.Chunk;
   J["mpi_library"] = R.MpiLibrary;
   J["ddtc_version"] = DDTC_VERSION;
   J["date"] = utcNow();

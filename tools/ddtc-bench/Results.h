@@ -45,6 +45,7 @@ struct Report {
   std::string File;
   bool FromTrace = false;
   int Ranks = 0, Runs = 0;
+  uint64_t Chunk = 0; ///< the ddtc variant's pipeline piece (0: none)
   std::string MpiLibrary;
   std::vector<Measurement> Results;
   std::vector<Skipped> Skips;

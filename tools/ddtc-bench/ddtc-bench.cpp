@@ -229,6 +229,7 @@ int run(int Argc, char **Argv) {
   R.File = O.File;
   R.Ranks = Size;
   R.Runs = O.Runs;
+  R.Chunk = O.Chunk;
   R.MpiLibrary = mpiLibrary();
   for (const auto &[Key, Value] : M.extras())
     R.FromTrace |= Key == "x-trace";
@@ -368,7 +369,7 @@ int run(int Argc, char **Argv) {
                                        std::to_string(C.Count) + ": " + *Why});
         continue;
       }
-      Exchange X(U, Which, C.Count, Rank, Size);
+      Exchange X(U, Which, C.Count, Rank, Size, O.Chunk);
       std::vector<Variant> Variants;
       for (Variant V : O.Variants)
         if (X.has(V))

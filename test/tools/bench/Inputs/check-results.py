@@ -26,7 +26,8 @@ def need(cond, what):
 
 
 for key, kind in [("ddtc_bench", int), ("file", str), ("source", str),
-                  ("ranks", int), ("runs", int), ("mpi_library", str),
+                  ("ranks", int), ("runs", int), ("chunk", int),
+                  ("mpi_library", str),
                   ("ddtc_version", str), ("date", str), ("results", list),
                   ("skipped", list)]:
     need(isinstance(doc.get(key), kind), "top level: %s is not a %s" % (key, kind.__name__))
