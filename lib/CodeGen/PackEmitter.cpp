@@ -376,7 +376,13 @@ void SourcePrinter::printTiledCopy(const Kernel &K) {
                   .plus(scaled("c", T.ColumnStride))
                   .plus(scaled("r", T.RowStride))
                   .plus(T.Offset);
-  W.line(xferFn(T.BlockBytes) + "<Pack>(" + A.print() + ", P + (c * " + Rows +
+  std::string At = A.print();
+  if (T.Scalar) { // PlanOptions::ScalarMinStride
+    W.line("char *E = " + At + ";");
+    W.line("keepScalar(E);");
+    At = "E";
+  }
+  W.line(xferFn(T.BlockBytes) + "<Pack>(" + At + ", P + (c * " + Rows +
          " + r) * " + str(T.BlockBytes) + ", " + str(T.BlockBytes) + ");");
   W.close();
   W.close();
@@ -405,8 +411,17 @@ void SourcePrinter::printSegmentCopy(const Kernel &K, size_t SI) {
            elementAddress(K, SI, Ahead.c_str()).plus(S.Child->lb()).print() +
            ");");
   }
-  printElementCopy(S, elementAddress(K, SI, "k"), repsExpr(K, SI, "k"), "Pack",
-                   "P");
+  if (S.Scalar) { // PlanOptions::ScalarMinStride: a dense child, one size
+    int64_t Bytes = S.Reps * S.Child->size();
+    W.line("char *E = " +
+           elementAddress(K, SI, "k").plus(S.Child->lb()).print() + ";");
+    W.line("keepScalar(E);");
+    W.line(xferFn(Bytes) + "<Pack>(E, P, " + str(Bytes) + ");");
+    W.line("P += " + str(Bytes) + ";");
+  } else {
+    printElementCopy(S, elementAddress(K, SI, "k"), repsExpr(K, SI, "k"),
+                     "Pack", "P");
+  }
   W.close();
 }
 

@@ -213,6 +213,7 @@ void PackPlan::planLoops(Kernel &K) {
     Packed += S.PackedSize;
     S.Prefetch = prefetchDistance(S);
     S.Unroll = unrollFactor(S);
+    S.Scalar = keepScalar(S);
     K.Segments.push_back(std::move(S));
   }
   assert(Packed == static_cast<uint64_t>(T->size()) &&
@@ -248,6 +249,23 @@ unsigned PackPlan::unrollFactor(const Segment &S) const {
       S.Stride <= -O.UnrollMaxStride || S.Stride >= O.UnrollMaxStride)
     return 0;
   return O.UnrollFactor;
+}
+
+bool PackPlan::keepScalar(const Segment &S) const {
+  // Small moves a line or four moves or more apart, or from a table
+  // (PlanOptions::ScalarMinStride): a vector load would carry at most a
+  // quarter of useful bytes. Two moves apart g++ -O3 loads whole vectors
+  // and shuffles them, which pays (rowcol_A2: 1.7x). Not the table walks
+  // that prefetch: g++ does not vectorize those. Only loops the printer does not unroll
+  // whole, whose moves are all of the same length.
+  const PlanOptions &O = Options;
+  if (O.ScalarMinStride <= 0 || S.Prefetch || !S.DenseChild ||
+      !S.uniformReps() ||
+      S.Count <= O.MaxUnrolledLoop ||
+      S.Reps * S.Child->size() > O.ScalarMaxElementBytes)
+    return false;
+  int64_t Apart = std::min(O.ScalarMinStride, 4 * S.Reps * S.Child->size());
+  return !S.Strided || S.Stride <= -Apart || S.Stride >= Apart;
 }
 
 void PackPlan::planTiling(Kernel &K) {
@@ -329,6 +347,8 @@ void PackPlan::planTiling(Kernel &K) {
     Tl.TileColumns = Options.PlanesInFlight;
     Tl.TileRows = 1;
     Tl.Planes = true;
+    Tl.Scalar = Options.ScalarMinStride > 0 &&
+                BlockBytes <= Options.ScalarMaxElementBytes;
     return;
   }
   Tl.TileColumns = std::min<uint64_t>(std::max(Options.TileColumns, 1u), Co);

@@ -91,6 +91,18 @@ struct PlanOptions {
   unsigned UnrollFactor = 8;
   int64_t UnrollMaxElementBytes = 16;
   int64_t UnrollMaxStride = 2048;
+  /// Loops of moves of at most ScalarMaxElementBytes bytes that are at
+  /// least ScalarMinStride bytes (or four moves) apart, or read from an
+  /// index table, and the nests of planes in flight, are kept scalar (the prelude's keepScalar after each move). Their typed
+  /// side cannot be loaded or stored as vectors, and g++ 12 at -O3 (the
+  /// optimization of a CMake Release build) vectorizes them anyway,
+  /// building each vector through the stack: a store-forwarding stall per
+  /// pair of elements. A halo's x face (1,024 doubles 272 bytes apart)
+  /// packed 4.6x slower at -O3 than at -O2, NAS_MG_x 3.4x; with the
+  /// barrier -O3 packs them as fast as -O2 (docs/emit.md, "Kept scalar").
+  /// 0: never.
+  int64_t ScalarMinStride = 64;
+  int64_t ScalarMaxElementBytes = 16;
 };
 
 enum class KernelShape { Empty, Block, Runs, Loops };
@@ -126,6 +138,8 @@ struct Segment {
   uint64_t Prefetch = 0;
   /// The loop is marked to be unrolled this many times (0: not marked).
   unsigned Unroll = 0;
+  /// The loop is kept from being vectorized (PlanOptions::ScalarMinStride).
+  bool Scalar = false;
 
   bool uniformReps() const { return RepsList.empty(); }
   int64_t repsAt(uint64_t K) const { return Reps ? Reps : RepsList[K]; }
@@ -147,6 +161,11 @@ struct Tiling {
   /// Columns are planes copied several at a time (PlanOptions::
   /// PlanesInFlight), not the columns of a transpose.
   bool Planes = false;
+  /// The nest is kept from being vectorized (PlanOptions::ScalarMinStride):
+  /// planes in flight, whose blocks are contiguous on neither side.
+  /// (Transposes are not: with the barrier g++ -O2 packed them 0.7-0.9x
+  /// as fast, and without it -O3 is no slower than -O2 on them.)
+  bool Scalar = false;
 };
 
 struct Kernel {
@@ -191,6 +210,7 @@ private:
                       uint64_t Bytes) const;
   uint64_t prefetchDistance(const Segment &S) const;
   unsigned unrollFactor(const Segment &S) const;
+  bool keepScalar(const Segment &S) const;
 
   PlanOptions Options;
   std::vector<std::unique_ptr<Kernel>> Kernels;
