@@ -8,7 +8,9 @@
 //   mpi-normalized  the type ddtc_NAME_build makes (ddtc's normal form);
 //   mpi-pack        MPI_Pack / MPI_Unpack with the described type around
 //                   contiguous MPI_PACKED communication;
-//   ddtc            the emitted kernels around contiguous communication;
+//   ddtc            the emitted kernels around contiguous communication
+//                   (a type whose instances are one block, contiguous, is
+//                   sent from the typed buffer, as the runtime does);
 //                   a message longer than the pipeline's piece (--chunk)
 //                   goes as consecutive pieces, each packed with
 //                   pack_range just before it is sent and unpacked with
@@ -94,7 +96,7 @@ public:
   /// The time the ddtc variant spends in its kernels on the operation's
   /// critical path, in microseconds (local; medians of Nrep calls each):
   /// ping-pong 2 x (pack + unpack), MPI_Bcast pack + unpack, MPI_Allgather
-  /// pack + unpack of every rank's instances.
+  /// pack + unpack of every rank's instances; 0 for a dense type.
   double kernelMicroseconds(int Nrep);
 
   /// Correctness, once before timing (local; the caller agrees over the
@@ -112,7 +114,10 @@ private:
   void sendPacked(uint8_t *Packed, int Peer);
   /// The ddtc variant's pipeline: whether this message goes in pieces,
   /// and piece I's bytes [Lo, Hi) of the packed stream.
-  bool pipelined() const { return Chunk != 0 && uint64_t(Bytes) > Chunk; }
+  bool pipelined() const {
+    return !dense() && Chunk != 0 && uint64_t(Bytes) > Chunk;
+  }
+  bool dense() const { return U.T->getLayout().isDense(); }
   int pieces() const { return static_cast<int>((Bytes + Chunk - 1) / Chunk); }
   int64_t pieceLo(int I) const { return int64_t(I) * int64_t(Chunk); }
   int64_t pieceHi(int I) const {
