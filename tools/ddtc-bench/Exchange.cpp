@@ -405,6 +405,9 @@ void Exchange::bcast(Variant V) {
   }
 }
 
+/// The most pieces MPI_Allgather is split into (Exchange::allgather).
+constexpr int MaxGatherPieces = 4;
+
 void Exchange::allgather(Variant V) {
   const int N = static_cast<int>(Count), B = static_cast<int>(Bytes);
   MPI_Comm W = MPI_COMM_WORLD;
@@ -438,16 +441,19 @@ void Exchange::allgather(Variant V) {
                     TypedRecv.base() + U.T->trueLb(), B, MPI_BYTE, W);
       return;
     }
-    if (pipelined()) {
-      // Piece I of every rank's stream in one MPI_Allgatherv, each where
-      // it lies in the stream of size x count instances, unpacked before
-      // the next piece is packed.
+    if (pipelined() && pieces() <= MaxGatherPieces) {
+      // Every rank packs and unpacks, so nothing overlaps: the stream is
+      // packed whole and unpacked whole by the fast kernels (the range
+      // functions walk tables without prefetching), and only moved in
+      // pieces, each rank's piece I where it lies in the gathered stream,
+      // so that no piece waits for a rendezvous. Only a few pieces: each
+      // MPI_Allgatherv costs a call, and beyond four the corpus types (55
+      // to 300 KB) lost more in calls than the rendezvous costs
+      // (docs/performance.md).
       std::vector<int> &Counts = GatherCounts, &Displs = GatherDispls;
-      size_t C = size_t(Count), All = size_t(RecvCount);
+      U.Kernel->pack(TypedSend.base(), size_t(Count), PackSend.base());
       for (int I = 0; I < pieces(); ++I) {
         int64_t Lo = pieceLo(I), Hi = pieceHi(I);
-        U.Kernel->pack_range(TypedSend.base(), C, size_t(Lo), size_t(Hi),
-                             PackSend.base() + Lo);
         for (int R = 0; R < Size; ++R) {
           Counts[size_t(R)] = int(Hi - Lo);
           Displs[size_t(R)] = int(int64_t(R) * Bytes + Lo);
@@ -455,12 +461,8 @@ void Exchange::allgather(Variant V) {
         MPI_Allgatherv(PackSend.base() + Lo, int(Hi - Lo), MPI_BYTE,
                        PackRecv.base(), Counts.data(), Displs.data(),
                        MPI_BYTE, W);
-        for (int R = 0; R < Size; ++R) {
-          size_t First = size_t(Displs[size_t(R)]);
-          U.Kernel->unpack_range(PackRecv.base() + First, All, First,
-                                 First + size_t(Hi - Lo), TypedRecv.base());
-        }
       }
+      U.Kernel->unpack(PackRecv.base(), size_t(RecvCount), TypedRecv.base());
       return;
     }
     // The ranks' packed blocks, one after another, are the packed stream

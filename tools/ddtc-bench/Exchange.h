@@ -17,8 +17,9 @@
 //                   unpack_range as soon as it arrives, so that the
 //                   sender's packing, the transfer and the receiver's
 //                   unpacking overlap (ping-pong and MPI_Bcast; in
-//                   MPI_Allgather, which every rank both packs and
-//                   unpacks, the pieces only stay under the eager limit).
+//                   MPI_Allgather, where every rank both packs and
+//                   unpacks, the stream is packed and unpacked whole and
+//                   only moved in pieces, under the eager limit).
 //
 // Operations: ping-pong between ranks 0 and 1 (rank 1 returns what it
 // received, from its receive buffer; other ranks wait), MPI_Bcast from
