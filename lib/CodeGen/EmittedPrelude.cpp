@@ -80,16 +80,22 @@ template <class Ptr> inline void keepScalar(Ptr &E) {
 template <class WholeFn, class PartFn>
 inline char *rangeOf(std::size_t E, std::size_t F, std::size_t L, char *P,
                      WholeFn Whole, PartFn Part) {
+  if (F >= L)
+    return P;
   Off K = Off(F / E);
   std::size_t A = F % E;
-  while (F < L) {
+  if (A != 0) { // starts inside element K
     std::size_t Z = L - F < E - A ? A + (L - F) : E;
-    P = A == 0 && Z == E ? Whole(K, P) : Part(K, P, A, Z);
+    P = Part(K, P, A, Z);
     F += Z - A;
-    A = 0;
     ++K;
   }
-  return P;
+  // The whole elements in a loop of their own, which the compiler treats
+  // as the copy kernel's loop (a piece of a pipeline is mostly these).
+  std::size_t N = (L - F) / E, Rest = (L - F) % E;
+  for (; N > 0; --N, ++K)
+    P = Whole(K, P);
+  return Rest ? Part(K, P, 0, Rest) : P;
 }
 
 // The same for elements of different sizes: element k holds the packed
