@@ -149,10 +149,19 @@ std::optional<std::string> Exchange::whyNot(const TypeUnderTest &U, Op O,
   return std::nullopt;
 }
 
+/// The pipeline's piece for a message of Bytes: Chunk, or larger where
+/// Chunk would make more than MaxPieces pieces (a request each).
+static uint64_t pieceBytes(int64_t Bytes, uint64_t Chunk) {
+  constexpr uint64_t MaxPieces = 65536;
+  if (Chunk == 0)
+    return 0;
+  return std::max(Chunk, (uint64_t(Bytes) + MaxPieces - 1) / MaxPieces);
+}
+
 Exchange::Exchange(const TypeUnderTest &U, Op O, int64_t Count, int Rank,
                    int Size, uint64_t Chunk)
     : U(U), O(O), Count(Count), Rank(Rank), Size(Size),
-      Bytes(Count * U.T->size()), Chunk(Chunk),
+      Bytes(Count * U.T->size()), Chunk(pieceBytes(Bytes, Chunk)),
       RecvCount(recvInstances(O, Count, Size)) {
   Span Send = spanOf(U.T, Count), Recv = spanOf(U.T, RecvCount);
   TypedSend = Buffer(int64_t(Send.Lo), int64_t(Send.Hi));

@@ -141,7 +141,7 @@ private:
   int64_t Count;
   int Rank, Size;
   int64_t Bytes;        ///< Count x size
-  uint64_t Chunk;       ///< the pipeline's piece; 0: one message
+  uint64_t Chunk;       ///< the pipeline's piece (at most 65,536); 0: none
   int64_t RecvCount;    ///< instances in the typed receive buffer
   int PackCapacity = 0; ///< MPI_Pack_size of Count instances
   int PackedBytes = 0;  ///< what MPI_Pack writes for Count instances
