@@ -411,17 +411,8 @@ void SourcePrinter::printSegmentCopy(const Kernel &K, size_t SI) {
            elementAddress(K, SI, Ahead.c_str()).plus(S.Child->lb()).print() +
            ");");
   }
-  if (S.Scalar) { // PlanOptions::ScalarMinStride: a dense child, one size
-    int64_t Bytes = S.Reps * S.Child->size();
-    W.line("char *E = " +
-           elementAddress(K, SI, "k").plus(S.Child->lb()).print() + ";");
-    W.line("keepScalar(E);");
-    W.line(xferFn(Bytes) + "<Pack>(E, P, " + str(Bytes) + ");");
-    W.line("P += " + str(Bytes) + ";");
-  } else {
-    printElementCopy(S, elementAddress(K, SI, "k"), repsExpr(K, SI, "k"),
-                     "Pack", "P");
-  }
+  printElementCopy(S, elementAddress(K, SI, "k"), repsExpr(K, SI, "k"), "Pack",
+                   "P");
   W.close();
 }
 
@@ -435,9 +426,14 @@ void SourcePrinter::printElementCopy(const Segment &S, const Address &A,
     std::string Bytes = S.uniformReps()
                             ? str(S.Reps * C->size())
                             : "std::size_t(" + Reps + ") * " + str(C->size());
+    std::string At = A.plus(C->lb()).print();
+    if (S.Scalar) { // PlanOptions::ScalarMinStride: hide the typed address
+      W.line("char *E = " + At + ";");
+      W.line("keepScalar(E);");
+      At = "E";
+    }
     W.line((S.uniformReps() ? xferFn(S.Reps * C->size()) : "xfer") + "<" +
-           PackArg + ">(" + A.plus(C->lb()).print() + ", " + Var + ", " +
-           Bytes + ");");
+           PackArg + ">(" + At + ", " + Var + ", " + Bytes + ");");
     W.line(Var + " += " + Bytes + ";");
     return;
   }
@@ -538,8 +534,7 @@ void SourcePrinter::printElementRange(const Segment &S, const Address &A,
   W.line("return " + copyFn(CK) + "<Pack>(" + Copy.print() + ", Q2);");
   W.middle("}, [&](" + RParam +
            ", char *Q2, std::size_t A2, std::size_t Z2) {");
-  W.line("return " + rangeFn(CK) + "<Pack>(" + Copy.print() +
-         ", Q2, A2, Z2);");
+  W.line("return " + rangeFn(CK) + "<Pack>(" + Copy.print() + ", Q2, A2, Z2);");
   W.close("});");
 }
 
@@ -694,15 +689,18 @@ void SourcePrinter::printKernelTable() {
     for (size_t I = 0; I < Keyed.size(); ++I) {
       const Type *T = Keyed[I]->T;
       std::string F = "ddtc_" + Keyed[I]->Name;
-      W.line("{" + stringLiteral(Keyed[I]->Name) + ", " +
+      W.line(std::string("{") + stringLiteral(Keyed[I]->Name) + ", " +
              hexLiteral(Keys[I]->Print.Hi) + ", " +
              hexLiteral(Keys[I]->Print.Lo) + ", " +
              intLiteral(Keys[I]->TrueLb) + ", " +
              hexLiteral(Keys[I]->Given.Hi) + ", " +
              hexLiteral(Keys[I]->Given.Lo) + ", " + std::to_string(T->size()) +
              "ULL, " + intLiteral(T->extent()) + ",");
-      W.line(" " + F + "_pack, " + F + "_unpack, " + F + "_pack_range, " + F +
-             "_unpack_range},");
+      std::string Fns;
+      for (const char *Suffix :
+           {"_pack", "_unpack", "_pack_range", "_unpack_range"})
+        Fns += (Fns.empty() ? " " : ", ") + F + Suffix;
+      W.line(Fns + "},");
     }
     W.close("};");
     W.line();

@@ -256,12 +256,11 @@ bool PackPlan::keepScalar(const Segment &S) const {
   // (PlanOptions::ScalarMinStride): a vector load would carry at most a
   // quarter of useful bytes. Two moves apart g++ -O3 loads whole vectors
   // and shuffles them, which pays (rowcol_A2: 1.7x). Not the table walks
-  // that prefetch: g++ does not vectorize those. Only loops the printer does not unroll
-  // whole, whose moves are all of the same length.
+  // that prefetch: g++ does not vectorize those. Only loops the printer does
+  // not unroll whole, whose moves are all of the same length.
   const PlanOptions &O = Options;
   if (O.ScalarMinStride <= 0 || S.Prefetch || !S.DenseChild ||
-      !S.uniformReps() ||
-      S.Count <= O.MaxUnrolledLoop ||
+      !S.uniformReps() || S.Count <= O.MaxUnrolledLoop ||
       S.Reps * S.Child->size() > O.ScalarMaxElementBytes)
     return false;
   int64_t Apart = std::min(O.ScalarMinStride, 4 * S.Reps * S.Child->size());

@@ -81,6 +81,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace ddtc;
@@ -223,6 +224,28 @@ void unpackTypemap(const Type *T, int64_t Count, const uint8_t *Packed,
     std::memcpy(Base + R.Offset, Packed, static_cast<size_t>(R.Length));
     Packed += R.Length;
   }
+}
+
+/// A random partition of [0, Total) into consecutive pieces: its cuts, 0
+/// and Total included.
+std::vector<size_t> randomCuts(std::mt19937_64 &Rng, size_t Total) {
+  std::vector<size_t> Cuts{0, Total};
+  for (uint64_t N = Rng() % 12; N > 0; --N)
+    Cuts.push_back(Total ? Rng() % (Total + 1) : 0);
+  std::sort(Cuts.begin(), Cuts.end());
+  return Cuts;
+}
+
+/// Eight arbitrary ranges [first, last) of a stream of Total bytes, also
+/// empty, reversed and (the first) past the end.
+std::vector<std::pair<size_t, size_t>> trialRanges(std::mt19937_64 &Rng,
+                                                   size_t Total) {
+  std::vector<std::pair<size_t, size_t>> Ranges;
+  for (int Trial = 0; Trial < 8; ++Trial) {
+    size_t First = Rng() % (Total + 9), Last = Rng() % (Total + 9);
+    Ranges.emplace_back(First, Trial == 0 ? Total + 100 : Last);
+  }
+  return Ranges;
 }
 
 /// The first index where A and B differ outside Mask, or -1.
@@ -420,10 +443,7 @@ void Checker::checkUnpackRanges(int64_t Count,
   };
 
   // A random partition, unpacked piece by piece into one buffer.
-  std::vector<size_t> Cuts{0, Total};
-  for (uint64_t N = Rng() % 12; N > 0; --N)
-    Cuts.push_back(Total ? Rng() % (Total + 1) : 0);
-  std::sort(Cuts.begin(), Cuts.end());
+  std::vector<size_t> Cuts = randomCuts(Rng, Total);
   TypedBuffer Joined(T, Count, Guard, 2, Guard != 0);
   for (size_t I = 0; I + 1 < Cuts.size(); ++I) {
     size_t N = Unpack(Cuts[I], Cuts[I + 1], Joined);
@@ -445,10 +465,7 @@ void Checker::checkUnpackRanges(int64_t Count,
       Where.push_back(Full.index(Run.Offset + B));
 
   // Arbitrary ranges, also empty, reversed and past the end.
-  for (int Trial = 0; Trial < 8; ++Trial) {
-    size_t First = Rng() % (Total + 9), Last = Rng() % (Total + 9);
-    if (Trial == 0)
-      Last = Total + 100; // past the end
+  for (auto [First, Last] : trialRanges(Rng, Total)) {
     size_t End = std::min(Last, Total);
     size_t Expect = First < End ? End - First : 0;
     TypedBuffer Got(T, Count, Guard, 2, Guard != 0);
@@ -479,10 +496,7 @@ void Checker::checkRanges(int64_t Count, TypedBuffer &In,
                       static_cast<uint64_t>(Count));
 
   // A random partition of [0, Total) into consecutive pieces.
-  std::vector<size_t> Cuts{0, Total};
-  for (uint64_t N = Rng() % 12; N > 0; --N)
-    Cuts.push_back(Total ? Rng() % (Total + 1) : 0);
-  std::sort(Cuts.begin(), Cuts.end());
+  std::vector<size_t> Cuts = randomCuts(Rng, Total);
   std::vector<uint8_t> Joined(Total + Guard, Filler);
   for (size_t I = 0; I + 1 < Cuts.size(); ++I) {
     size_t N = E.PackRange(In.base(), static_cast<size_t>(Count), Cuts[I],
@@ -496,10 +510,7 @@ void Checker::checkRanges(int64_t Count, TypedBuffer &In,
   compareBytes("pack_range partition" + C, Full, Joined, Joined.size(), &Pad);
 
   // Arbitrary ranges, also empty, reversed and past the end.
-  for (int Trial = 0; Trial < 8; ++Trial) {
-    size_t First = Rng() % (Total + 9), Last = Rng() % (Total + 9);
-    if (Trial == 0)
-      Last = Total + 100; // past the end
+  for (auto [First, Last] : trialRanges(Rng, Total)) {
     size_t Expect =
         First < std::min(Last, Total) ? std::min(Last, Total) - First : 0;
     std::vector<uint8_t> Out(Expect + Guard, Filler);

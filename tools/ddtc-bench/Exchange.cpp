@@ -233,28 +233,24 @@ void Exchange::pingPong(Variant V) {
   MPI_Status *Ignore = MPI_STATUS_IGNORE;
   // Rank 0 sends its data and receives them back; rank 1 receives and
   // returns what it received, from its receive buffer.
+  // Sends and returns (Items, D) from the buffers Send and Recv at Lb.
+  auto Bounce = [&](Buffer &Send, Buffer &Recv, int Items, MPI_Datatype D,
+                    int64_t Lb) {
+    uint8_t *In = Recv.base() + Lb;
+    if (Rank == 0) {
+      MPI_Send(Send.base() + Lb, Items, D, Peer, Tag, W);
+      MPI_Recv(In, Items, D, Peer, Tag, W, Ignore);
+    } else {
+      MPI_Recv(In, Items, D, Peer, Tag, W, Ignore);
+      MPI_Send(In, Items, D, Peer, Tag, W);
+    }
+  };
   switch (V) {
   case Variant::Reference:
-    if (Rank == 0) {
-      MPI_Send(RefSend.base(), B, MPI_BYTE, Peer, Tag, W);
-      MPI_Recv(RefRecv.base(), B, MPI_BYTE, Peer, Tag, W, Ignore);
-    } else {
-      MPI_Recv(RefRecv.base(), B, MPI_BYTE, Peer, Tag, W, Ignore);
-      MPI_Send(RefRecv.base(), B, MPI_BYTE, Peer, Tag, W);
-    }
-    return;
+    return Bounce(RefSend, RefRecv, B, MPI_BYTE, 0);
   case Variant::Mpi:
-  case Variant::MpiNormalized: {
-    MPI_Datatype D = typeOf(V);
-    if (Rank == 0) {
-      MPI_Send(TypedSend.base(), N, D, Peer, Tag, W);
-      MPI_Recv(TypedRecv.base(), N, D, Peer, Tag, W, Ignore);
-    } else {
-      MPI_Recv(TypedRecv.base(), N, D, Peer, Tag, W, Ignore);
-      MPI_Send(TypedRecv.base(), N, D, Peer, Tag, W);
-    }
-    return;
-  }
+  case Variant::MpiNormalized:
+    return Bounce(TypedSend, TypedRecv, N, typeOf(V), 0);
   case Variant::MpiPack:
     if (Rank == 0) {
       int Len = mpiPack(TypedSend.base(), PackSend.base());
@@ -269,19 +265,8 @@ void Exchange::pingPong(Variant V) {
     }
     return;
   case Variant::Ddtc: {
-    if (dense()) {
-      // The instances are one block: sent from where they are.
-      uint8_t *Out = (Rank == 0 ? TypedSend : TypedRecv).base() + U.T->trueLb();
-      uint8_t *In = TypedRecv.base() + U.T->trueLb();
-      if (Rank == 0) {
-        MPI_Send(Out, B, MPI_BYTE, Peer, Tag, W);
-        MPI_Recv(In, B, MPI_BYTE, Peer, Tag, W, Ignore);
-      } else {
-        MPI_Recv(In, B, MPI_BYTE, Peer, Tag, W, Ignore);
-        MPI_Send(Out, B, MPI_BYTE, Peer, Tag, W);
-      }
-      return;
-    }
+    if (dense()) // the instances are one block: sent from where they are
+      return Bounce(TypedSend, TypedRecv, B, MPI_BYTE, U.T->trueLb());
     if (pipelined()) {
       // Each side posts its receives first, so that no piece waits in
       // MPI's unexpected queue.
@@ -468,8 +453,8 @@ void Exchange::allgather(Variant V) {
           Displs[size_t(R)] = int(int64_t(R) * Bytes + Lo);
         }
         MPI_Allgatherv(PackSend.base() + Lo, int(Hi - Lo), MPI_BYTE,
-                       PackRecv.base(), Counts.data(), Displs.data(),
-                       MPI_BYTE, W);
+                       PackRecv.base(), Counts.data(), Displs.data(), MPI_BYTE,
+                       W);
       }
       U.Kernel->unpack(PackRecv.base(), size_t(RecvCount), TypedRecv.base());
       return;

@@ -93,14 +93,15 @@ struct PlanOptions {
   int64_t UnrollMaxStride = 2048;
   /// Loops of moves of at most ScalarMaxElementBytes bytes that are at
   /// least ScalarMinStride bytes (or four moves) apart, or read from an
-  /// index table, and the nests of planes in flight, are kept scalar (the prelude's keepScalar after each move). Their typed
-  /// side cannot be loaded or stored as vectors, and g++ 12 at -O3 (the
-  /// optimization of a CMake Release build) vectorizes them anyway,
-  /// building each vector through the stack: a store-forwarding stall per
-  /// pair of elements. A halo's x face (1,024 doubles 272 bytes apart)
-  /// packed 4.6x slower at -O3 than at -O2, NAS_MG_x 3.4x; with the
-  /// barrier -O3 packs them as fast as -O2 (docs/emit.md, "Kept scalar").
-  /// 0: never.
+  /// index table without prefetching, and the nests of planes in flight,
+  /// are kept scalar: each move's typed address goes through the prelude's
+  /// keepScalar. Their typed side cannot be loaded or stored as vectors,
+  /// and g++ 12 at -O3 (the optimization of a CMake Release build)
+  /// vectorizes them anyway, building each vector through the stack: a
+  /// store-forwarding stall per pair of elements. A halo's x face (1,024
+  /// doubles 272 bytes apart) packed 4.6x slower at -O3 than at -O2,
+  /// NAS_MG_x 4.5x; with the barrier -O3 packs them as fast as -O2
+  /// (docs/emit.md, "Kept scalar"). 0: never.
   int64_t ScalarMinStride = 64;
   int64_t ScalarMaxElementBytes = 16;
 };
