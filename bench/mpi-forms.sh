@@ -1,9 +1,12 @@
 #!/bin/sh
 # The MPI-facing-form benchmark of issue 15 (docs/mpi-forms.md): MPI_Pack
 # under MPICH of every type as given, in ddtc's normal form and in its
-# MPI-facing form, for the seed-000 (docs/design.md#references) layouts (A = 2, 10, 100, 1000), the
+# MPI-facing form, for the seed-000 (docs/design.md#references) layouts (A = 2, 10, 100, 1000)
+# as the paper's Variant 1 builds them and in every description its GL4
+# tests 5-11 compare (test/Passes/Inputs/seed000.py, 64 units), the
 # DDTBench corpus, the traces of examples/traces and random types; prints
-# the table and writes BUILD_DIR/bench/mpi-forms/results.json, from which
+# the table and its summary (bench/mpi-forms-summary.py) and writes
+# BUILD_DIR/bench/mpi-forms/results.json, from which
 # bench/mpi-forms-plot.py draws the figure.
 #
 #   sh bench/mpi-forms.sh BUILD_DIR [ddtc-mpiform-bench options...]
@@ -17,7 +20,12 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 out=$build/bench/mpi-forms
 mkdir -p "$out"
 python3 "$src/bench/seed000-layouts.py" 2 10 100 1000 >"$out/seed000.json"
+for a in 2 10 100 1000; do
+  python3 "$src/test/Passes/Inputs/seed000.py" $a >"$out/seed000-gl4-A$a.json"
+done
 [ $# -gt 0 ] || set -- --runs 5 --random 60
-"$build/bench/ddtc-mpiform-bench" "$out/seed000.json" \
+"$build/bench/ddtc-mpiform-bench" "$out/seed000.json" "$out"/seed000-gl4-A*.json \
   "$src"/../shared/corpus/ddtbench/*.json "$src"/examples/traces/*.json \
   --json "$out/results.json" "$@"
+echo
+python3 "$src/bench/mpi-forms-summary.py" "$out/results.json"

@@ -10,6 +10,7 @@
 
 #include "ddtc/IR/Predefined.h"
 #include "ddtc/Support/Casting.h"
+#include "ddtc/Support/Machine.h"
 
 #include <algorithm>
 #include <cmath>
@@ -52,8 +53,9 @@ struct YNode {
   double NumContig = 1;
   /// Levels of loop-making nodes (Yaksa's tree_depth).
   unsigned Depth = 0;
-  /// Builtin: a kernel's element type.
+  /// Builtin: a kernel's element type, and the class of its C type.
   bool KernelElement = false;
+  ElementClass Class = ElementClass::I8;
   const YNode *Child = nullptr;
   double Count = 0;        ///< Contig, HVector, BlkHindx, HIndexed
   int64_t BlockLength = 0; ///< HVector, BlkHindx
@@ -93,6 +95,39 @@ std::vector<const YNode *> kernelLevels(const YNode *N) {
   return Levels;
 }
 
+/// The class of the C type Yaksa's kernels use for a basic MPI type (its
+/// builtin map: MPI_INT is int32_t, MPI_REAL float, ...).
+ElementClass elementClassOf(PredefinedId Id) {
+  switch (Id) {
+  case PredefinedId::Float:
+  case PredefinedId::Real:
+    return ElementClass::F32;
+  case PredefinedId::Double:
+  case PredefinedId::DoublePrecision:
+    return ElementClass::F64;
+  case PredefinedId::LongDouble:
+  case PredefinedId::CComplex:
+  case PredefinedId::CDoubleComplex:
+  case PredefinedId::CLongDoubleComplex:
+  case PredefinedId::Complex:
+  case PredefinedId::DoubleComplex:
+    return ElementClass::Wide;
+  default: // the integer, character, logical and byte types, by size
+    switch (getPredefinedInfo(Id).Size) {
+    case 1:
+      return ElementClass::I8;
+    case 2:
+      return ElementClass::I16;
+    case 4:
+      return ElementClass::I32;
+    case 8:
+      return ElementClass::I64;
+    default:
+      return ElementClass::Wide;
+    }
+  }
+}
+
 } // namespace
 
 struct YaksaModel::Impl {
@@ -101,11 +136,11 @@ struct YaksaModel::Impl {
   double Fragment;
   std::unordered_map<const Type *, const YNode *> Lowered;
   std::deque<YNode> Nodes;
-  std::map<int64_t, const YNode *> BuiltinBySize;
+  std::map<std::pair<ElementClass, int64_t>, const YNode *> Builtins;
 
   const YNode *lower(const Type *T);
   const YNode *lowerUncached(const Type *T);
-  const YNode *builtin(int64_t Size);
+  const YNode *builtin(PredefinedId Id);
   YNode &make(YKind K, const Type *T) {
     YNode &N = Nodes.emplace_back();
     N.Kind = K;
@@ -131,20 +166,23 @@ struct YaksaModel::Impl {
     W += N->Fixed;
     return W;
   }
-  void kernel(const YNode &N, const std::vector<const YNode *> &Levels,
+  void kernel(const std::vector<const YNode *> &Levels, double Size,
               EngineWork &Per);
   EngineWork fragmented(const YNode *N, double M);
   const EngineWork &element(const YNode *N);
 };
 
-const YNode *YaksaModel::Impl::builtin(int64_t Size) {
-  auto [It, New] = BuiltinBySize.try_emplace(Size, nullptr);
+const YNode *YaksaModel::Impl::builtin(PredefinedId Id) {
+  ElementClass Class = elementClassOf(Id);
+  int64_t Size = getPredefinedInfo(Id).Size;
+  auto [It, New] = Builtins.try_emplace({Class, Size}, nullptr);
   if (New) {
     YNode &N = Nodes.emplace_back();
     N.Kind = YKind::Builtin;
     N.Size = double(Size);
     N.IsContig = true;
     N.KernelElement = true;
+    N.Class = Class;
     It->second = &N;
   }
   return It->second;
@@ -249,15 +287,14 @@ const YNode *YaksaModel::Impl::lowerUncached(const Type *T) {
   case TypeKind::Predefined: {
     const PredefinedInfo &Info = cast<PredefinedType>(T)->getInfo();
     if (Info.isBasic())
-      return builtin(Info.Size);
+      return builtin(Info.Id);
     if (T->getLayout().Blocks.Count == 1 && Info.Size == Info.Extent) {
       YNode &N = make(YKind::Builtin, T); // MPI_2INT: contiguous, no kernel
       return &N;
     }
     YNode &N = make(YKind::Pair, T);
     for (unsigned I = 0; I < Info.NumComponents; ++I)
-      N.Members.push_back(
-          {builtin(getPredefinedInfo(Info.Components[I].Basic).Size), 1});
+      N.Members.push_back({builtin(Info.Components[I].Basic), 1});
     N.NumContig = double(Info.NumComponents);
     return &N;
   }
@@ -341,16 +378,23 @@ const YNode *YaksaModel::Impl::lowerUncached(const Type *T) {
 }
 
 /// The loops of a generated kernel for Per instances (the `i` loop is the
-/// count passed in): each level multiplies the entries of the next.
-void YaksaModel::Impl::kernel(const YNode &N,
-                              const std::vector<const YNode *> &Levels,
-                              EngineWork &Per) {
+/// count passed in): each level multiplies the entries of the next. The
+/// copy loop is the deepest level that loops; its step is the element's
+/// size only when it is the kernel's last level (genpup.py: a level above
+/// a resize steps by the child's extent, and a contiguous level always by
+/// its child's extent, both read at run time).
+void YaksaModel::Impl::kernel(const std::vector<const YNode *> &Levels,
+                              double Size, EngineWork &Per) {
+  size_t Copy = Levels.size();
+  for (size_t I = 0; I < Levels.size(); ++I)
+    if (Levels[I]->Kind != YKind::Resized)
+      Copy = I;
   double Enter = 1; // per instance: the outer i loop runs once
   Per[WorkUnit::LoopIteration] += 1;
-  bool UnrolledCopy = true;
+  ElementCopy Copies = ElementCopy::Strided;
   for (size_t I = 0; I < Levels.size(); ++I) {
     const YNode &L = *Levels[I];
-    bool Innermost = I + 1 == Levels.size();
+    bool Innermost = I == Copy, Last = I + 1 == Levels.size();
     switch (L.Kind) {
     case YKind::Resized:
       break;
@@ -358,7 +402,6 @@ void YaksaModel::Impl::kernel(const YNode &N,
       if (Innermost)
         Per[WorkUnit::InnerLoop] += Enter;
       Enter *= L.Count;
-      UnrolledCopy = false;
       if (!Innermost)
         Per[WorkUnit::LoopIteration] += Enter;
       break;
@@ -370,8 +413,11 @@ void YaksaModel::Impl::kernel(const YNode &N,
         Per[WorkUnit::IndexLoad] += J;
       Enter = J * double(L.BlockLength);
       // Only the innermost block loop has constant trip counts.
-      UnrolledCopy = Innermost && L.BlockLength <= MaxUnrolledBlockLength;
-      if (Innermost && !UnrolledCopy)
+      if (Innermost)
+        Copies = L.BlockLength <= MaxUnrolledBlockLength ? ElementCopy::Unrolled
+                 : Last                                  ? ElementCopy::Block
+                                                         : ElementCopy::Strided;
+      if (Innermost && L.BlockLength > MaxUnrolledBlockLength)
         Per[WorkUnit::InnerLoop] += J;
       if (!Innermost)
         Per[WorkUnit::LoopIteration] += Enter;
@@ -383,10 +429,11 @@ void YaksaModel::Impl::kernel(const YNode &N,
         Elements += double(Length) * Blocks;
       Per[WorkUnit::LoopIteration] += J;
       Per[WorkUnit::IndexLoad] += 2 * J; // length and displacement
-      if (Innermost)
+      if (Innermost) {
         Per[WorkUnit::InnerLoop] += J;
+        Copies = Last ? ElementCopy::Block : ElementCopy::Strided;
+      }
       Enter *= Elements;
-      UnrolledCopy = false;
       if (!Innermost)
         Per[WorkUnit::LoopIteration] += Enter;
       break;
@@ -395,9 +442,8 @@ void YaksaModel::Impl::kernel(const YNode &N,
       break;
     }
   }
-  Per[UnrolledCopy ? WorkUnit::UnrolledElement : WorkUnit::GenericElement] +=
-      Enter;
-  Per[WorkUnit::KernelByte] += N.Size;
+  Per[elementUnit(Levels.back()->Child->Class, Copies)] += Enter;
+  Per[WorkUnit::KernelByte] += Size;
 }
 
 /// yaksi_ipack_backend on m instances, as Fixed + m * Per.
@@ -420,7 +466,7 @@ void YaksaModel::Impl::affine(const YNode &N) {
       Per[WorkUnit::CopyCall] += N.NumContig;
       Per[WorkUnit::CopyByte] += N.Size;
     } else {
-      kernel(N, Levels, Per);
+      kernel(Levels, N.Size, Per);
     }
     return;
   }
@@ -541,6 +587,26 @@ EngineWork YaksaModel::Impl::fragmented(const YNode *N, double M) {
   return element(N).scaled(M);
 }
 
+namespace {
+
+/// The pages of the typed buffer Count instances of T touch: the pages the
+/// instances span, but at most one per block plus the pages of the data
+/// (a block rarely crosses a page). Every description of a layout touches
+/// the same pages, so this dilutes the differences between them where the
+/// TLB, not the engine, bounds the time (a column of a large matrix).
+double pagesTouched(const Type *T, uint64_t Count) {
+  const TypeLayout &L = T->getLayout();
+  double N = double(Count);
+  double Span =
+      (N - 1) * std::fabs(double(L.extent())) + double(L.trueExtent());
+  double Spanned = std::ceil(Span / double(PageBytes)) + 1;
+  double PerBlock =
+      N * double(L.Blocks.Count) + std::ceil(N * double(L.Size) / PageBytes);
+  return std::min(Spanned, PerBlock);
+}
+
+} // namespace
+
 YaksaModel::YaksaModel(uint64_t FragmentBytes)
     : FragmentBytes(FragmentBytes),
       P(std::make_unique<Impl>(std::max<uint64_t>(FragmentBytes, 1))) {}
@@ -553,6 +619,11 @@ EngineWork YaksaModel::packWork(const Type *T, uint64_t Count) {
   const YNode *N = P->lower(T);
   if (N->Kind == YKind::Empty || Count == 0)
     return W;
+  // MPIR_Typerep_pack copies a contiguous type itself; anything else
+  // enters Yaksa.
+  if (!N->IsContig)
+    W[WorkUnit::EngineCall] = 1;
+  W[WorkUnit::Page] = pagesTouched(T, Count);
   W += P->pack(N, double(Count));
   return W;
 }
@@ -563,6 +634,11 @@ EngineWork YaksaModel::fragmentedPackWork(const Type *T, uint64_t Count) {
   const YNode *N = P->lower(T);
   if (N->Kind == YKind::Empty || Count == 0)
     return W;
+  // Each fragment is an MPIR_Typerep_pack call of its own.
+  if (!N->IsContig)
+    W[WorkUnit::EngineCall] =
+        std::ceil(N->Size * double(Count) / double(FragmentBytes));
+  W[WorkUnit::Page] = pagesTouched(T, Count);
   W += P->fragmented(N, double(Count));
   return W;
 }

@@ -11,8 +11,10 @@ TEST(EngineCostsTest, ShippedTableParses) {
   const EngineCosts &C = getDefaultEngineCosts();
   EXPECT_EQ(C.Engine, "mpich-4.0.2");
   EXPECT_FALSE(C.Fit.empty());
-  // A pack call costs something; per-element copies less than a dispatch.
-  EXPECT_GT(C.NsPerUnit[size_t(WorkUnit::Call)], 0);
+  // A pack call of a non-contiguous type costs something.
+  EXPECT_GT(C.NsPerUnit[size_t(WorkUnit::Call)] +
+                C.NsPerUnit[size_t(WorkUnit::EngineCall)],
+            0);
   Expected<EngineCosts> ByName = findEngineCosts("mpich");
   ASSERT_TRUE(bool(ByName));
   EXPECT_EQ(ByName->Engine, "mpich-4.0.2");

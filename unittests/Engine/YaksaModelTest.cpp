@@ -73,15 +73,33 @@ TEST_F(YaksaModelTest, KernelLoopsCountedByHand) {
   EngineWork W = Model.packWork(V, 3);
   EXPECT_EQ(W[WorkUnit::Dispatch], 1);
   EXPECT_EQ(W[WorkUnit::LoopIteration], 3 + 300);
-  EXPECT_EQ(W[WorkUnit::UnrolledElement], 600);
-  EXPECT_EQ(W[WorkUnit::GenericElement], 0);
+  EXPECT_EQ(W[elementUnit(ElementClass::I32, ElementCopy::Unrolled)], 600);
+  EXPECT_EQ(W[elementUnit(ElementClass::I32, ElementCopy::Block)], 0);
   EXPECT_EQ(W[WorkUnit::InnerLoop], 0);
   EXPECT_EQ(W[WorkUnit::KernelByte], 3 * 800);
-  // Blocks of 9: a run-time innermost loop, entered once per block.
+  // Blocks of 9: a run-time innermost loop, entered once per block, over
+  // elements a constant size apart.
   const Type *G = get(Ctx.getHVector(100, 9, 64, Int));
   EngineWork WG = Model.packWork(G, 1);
-  EXPECT_EQ(WG[WorkUnit::GenericElement], 900);
+  EXPECT_EQ(WG[elementUnit(ElementClass::I32, ElementCopy::Block)], 900);
   EXPECT_EQ(WG[WorkUnit::InnerLoop], 100);
+  // A contiguous type's loop steps by its child's extent, read at run
+  // time: resized(contiguous(9, MPI_INT)), count 100, priced per class.
+  const Type *R = get(Ctx.getResized(0, 64, get(Ctx.getContiguous(9, Int))));
+  EXPECT_EQ(Model.describePath(R), "kernel resized_contig");
+  EngineWork WR = Model.packWork(R, 100);
+  EXPECT_EQ(WR[elementUnit(ElementClass::I32, ElementCopy::Strided)], 900);
+  EXPECT_EQ(WR[WorkUnit::InnerLoop], 100);
+  EXPECT_EQ(WR[elementUnit(ElementClass::I32, ElementCopy::Block)], 0);
+  EngineWork WD = Model.packWork(
+      get(Ctx.getResized(0, 128, get(Ctx.getContiguous(9, Double)))), 100);
+  EXPECT_EQ(WD[elementUnit(ElementClass::F64, ElementCopy::Strided)], 900);
+  EXPECT_EQ(WD[elementUnit(ElementClass::I32, ElementCopy::Strided)], 0);
+  // A vector's block loop above a resize steps by the resized extent.
+  const Type *RI = get(Ctx.getResized(0, 8, Int));
+  EngineWork WV = Model.packWork(get(Ctx.getVector(10, 12, 30, RI)), 1);
+  EXPECT_EQ(WV[elementUnit(ElementClass::I32, ElementCopy::Strided)], 120);
+  EXPECT_EQ(WV[elementUnit(ElementClass::I32, ElementCopy::Block)], 0);
   // A block-indexed list loads one displacement per block.
   int64_t Uneven[] = {0, 3, 8, 11};
   EngineWork WB = Model.packWork(get(Ctx.getIndexedBlock(2, Uneven, Int)), 5);
@@ -102,7 +120,8 @@ TEST_F(YaksaModelTest, HugeTypesAreCountedNotWalked) {
   const Type *Inner = get(Ctx.getHVector(1000000, 1, 16, Double));
   const Type *Outer = get(Ctx.getHVector(1000000, 1, int64_t(1) << 25, Inner));
   EngineWork W = Model.packWork(Outer, 1);
-  EXPECT_DOUBLE_EQ(W[WorkUnit::UnrolledElement], 1e12);
+  EXPECT_DOUBLE_EQ(W[elementUnit(ElementClass::F64, ElementCopy::Unrolled)],
+                   1e12);
 }
 
 TEST_F(YaksaModelTest, SendsCutLargeInstancesBlockByBlock) {
