@@ -25,6 +25,25 @@ int runWithMpi(
   return Status;
 }
 
+std::string mpiLibraryVersion() {
+  char Buf[MPI_MAX_LIBRARY_VERSION_STRING];
+  int Len = 0;
+  MPI_Get_library_version(Buf, &Len);
+  std::string S(Buf, size_t(Len));
+  S = S.substr(0, S.find_first_of("\n\r"));
+  // "MPICH Version:\t4.0.2" -> "MPICH 4.0.2"
+  if (size_t V = S.find(" Version:"); V != std::string::npos)
+    S.erase(V, 9);
+  for (char &C : S)
+    if (C == '\t')
+      C = ' ';
+  std::string Out;
+  for (char C : S)
+    if (!(C == ' ' && (Out.empty() || Out.back() == ' ')))
+      Out += C;
+  return Out;
+}
+
 std::string mpiErrorString(int Code) {
   char Buf[MPI_MAX_ERROR_STRING];
   int Len = 0;

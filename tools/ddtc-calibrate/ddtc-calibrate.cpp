@@ -234,25 +234,6 @@ std::vector<double> fitNonNegative(const std::vector<EngineWork> &F,
   return X;
 }
 
-std::string libraryVersion() {
-  char Buf[MPI_MAX_LIBRARY_VERSION_STRING];
-  int Len = 0;
-  MPI_Get_library_version(Buf, &Len);
-  std::string S(Buf, size_t(Len));
-  S = S.substr(0, S.find_first_of("\n\r"));
-  // "MPICH Version:\t4.0.2" -> "MPICH 4.0.2"
-  if (size_t V = S.find(" Version:"); V != std::string::npos)
-    S.erase(V, 9);
-  for (char &C : S)
-    if (C == '\t')
-      C = ' ';
-  std::string Out;
-  for (char C : S)
-    if (!(C == ' ' && (Out.empty() || Out.back() == ' ')))
-      Out += C;
-  return Out;
-}
-
 std::string cpuName() {
   std::ifstream In("/proc/cpuinfo");
   std::string Line;
@@ -277,7 +258,7 @@ void usage() {
 }
 
 int run(const Options &O, const std::vector<MPI_Datatype> &Predefined) {
-  std::string Library = libraryVersion();
+  std::string Library = mpiLibraryVersion();
   bool IsMpich = Library.find("MPICH") != std::string::npos;
   bool IsOpenMpi = Library.find("Open MPI") != std::string::npos;
   if ((O.Mpi == "mpich" && !IsMpich) || (O.Mpi == "openmpi" && !IsOpenMpi)) {

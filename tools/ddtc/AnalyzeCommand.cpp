@@ -4,7 +4,10 @@
 // metrics, its normal form (cost and copy pieces as given and normalized)
 // and the risks found, as text for people or as JSON for scripts. The
 // whole report is built before anything is printed, so bad input produces
-// no partial output.
+// no partial output. With --measure, the forms of every type that has a
+// GL4 risk are timed with the installed MPI library (MeasureCommand.cpp),
+// and the GL4 advice follows the measurement where it contradicts the
+// model.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
@@ -21,6 +24,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
@@ -28,6 +33,42 @@
 namespace ddtc {
 
 namespace {
+
+/// A measured gain below this is a loss (the timing noise of a median of
+/// rounds is a few per cent), and one above that is a gain worth a rewrite
+/// (the margin the model's choice asks for, MPIForm.h).
+constexpr double MeasuredSlower = 0.95, MeasuredFaster = 1.3;
+
+/// MPI_Pack of one type's forms, measured (--measure).
+struct MeasuredForms {
+  struct Point {
+    uint64_t Count;
+    double GivenNs, FormNs, NormalNs; ///< 0: that form is the given one
+  };
+  std::vector<Point> Points;
+  std::string Skipped; ///< why it was not measured, if it was not
+};
+
+/// The measured gains as text: "1.62x at 1 instance, 1.75x at 63".
+std::string gains(const MeasuredForms &F, double MeasuredForms::Point::*Form) {
+  std::string Out;
+  for (const MeasuredForms::Point &P : F.Points) {
+    char Buf[96];
+    std::snprintf(Buf, sizeof Buf, "%s%.2fx at %llu instance%s",
+                  Out.empty() ? "" : ", ", P.GivenNs / (P.*Form),
+                  static_cast<unsigned long long>(P.Count),
+                  P.Count == 1 ? "" : "s");
+    Out += Buf;
+  }
+  return Out;
+}
+
+double worstGain(const MeasuredForms &F, double MeasuredForms::Point::*Form) {
+  double Worst = INFINITY;
+  for (const MeasuredForms::Point &P : F.Points)
+    Worst = std::min(Worst, P.GivenNs / (P.*Form));
+  return Worst;
+}
 
 std::string formatMean(double V) {
   std::ostringstream OS;
@@ -54,7 +95,9 @@ assess(Module &M, const EngineCosts &Costs,
 }
 
 std::string textReport(Module &M, const EngineCosts &Costs,
-                       const std::vector<Assessment> &All) {
+                       const std::vector<Assessment> &All,
+                       const std::vector<MeasuredForms> &Measured,
+                       const std::string &Library) {
   std::ostringstream OS;
   bool First = true;
   for (size_t I = 0; I < M.types().size(); ++I) {
@@ -91,6 +134,16 @@ std::string textReport(Module &M, const EngineCosts &Costs,
     Row("engine path",
         A.GivenPath +
             (A.MPIForm == "given" ? std::string() : " -> " + A.FormPath));
+    const MeasuredForms &F = Measured[I];
+    if (!F.Skipped.empty())
+      Row("measured", "not measured: " + F.Skipped);
+    else if (!F.Points.empty())
+      Row("measured",
+          "MPI_Pack with " + Library + ": " +
+              (A.Form != N.T ? A.MPIForm + " form " +
+                                   gains(F, &MeasuredForms::Point::FormNs)
+                             : "normal form " +
+                                   gains(F, &MeasuredForms::Point::NormalNs)));
     Row("risks", A.Risks.empty() ? "none" : std::to_string(A.Risks.size()));
     for (const Risk &R : A.Risks)
       OS << "    [" << R.Id << "] " << R.Message << "\n      -> "
@@ -101,7 +154,9 @@ std::string textReport(Module &M, const EngineCosts &Costs,
 
 std::string jsonReport(Module &M, const std::string &Path,
                        const EngineCosts &Costs,
-                       const std::vector<Assessment> &All) {
+                       const std::vector<Assessment> &All,
+                       const std::vector<MeasuredForms> &Measured,
+                       const std::string &Library) {
   using Json = nlohmann::ordered_json;
   Json Types = Json::array();
   for (size_t I = 0; I < M.types().size(); ++I) {
@@ -133,6 +188,20 @@ std::string jsonReport(Module &M, const std::string &Path,
                      {"origin", A.MPIForm},
                      {"given_path", A.GivenPath},
                      {"form_path", A.FormPath}};
+    const MeasuredForms &F = Measured[I];
+    if (!F.Skipped.empty()) {
+      T["mpi_form"]["measured"] = {{"library", Library},
+                                   {"skipped", F.Skipped}};
+    } else if (!F.Points.empty()) {
+      Json Points = Json::array();
+      for (const MeasuredForms::Point &P : F.Points)
+        Points.push_back({{"count", P.Count},
+                          {"given_ns", P.GivenNs},
+                          {"form_ns", P.FormNs},
+                          {"normal_ns", P.NormalNs}});
+      T["mpi_form"]["measured"] = {{"library", Library},
+                                   {"pack", std::move(Points)}};
+    }
     Json Risks = Json::array();
     for (const Risk &R : A.Risks)
       Risks.push_back(
@@ -145,6 +214,102 @@ std::string jsonReport(Module &M, const std::string &Path,
   Report["file"] = Path;
   Report["types"] = std::move(Types);
   return Report.dump(2) + "\n";
+}
+
+/// Times the forms of every type with a GL4 risk: the type as given, its
+/// MPI-facing form and its normal form, where they differ.
+Expected<std::vector<MeasuredForms>>
+measureForms(Module &M, const std::vector<Assessment> &All,
+             const std::string &Argv0, std::string &Library) {
+  std::vector<MeasuredForms> Out(All.size());
+  Module ToTime(M.getContext());
+  auto Key = [](size_t I, const char *Form) {
+    std::string K = "t";
+    K += std::to_string(I);
+    K += '_';
+    K += Form;
+    return K;
+  };
+  for (size_t I = 0; I < All.size(); ++I) {
+    const Type *Given = M.types()[I].T;
+    const Assessment &A = All[I];
+    if (A.Form == Given && A.Normal == Given)
+      continue;
+    ToTime.types().push_back({Key(I, "given"), Given, {}});
+    if (A.Form != Given)
+      ToTime.types().push_back({Key(I, "form"), A.Form, {}});
+    if (A.Normal != Given && A.Normal != A.Form)
+      ToTime.types().push_back({Key(I, "normal"), A.Normal, {}});
+  }
+  if (ToTime.types().empty())
+    return Out;
+  Expected<PackMeasurements> R = measurePacks(ToTime, Argv0);
+  if (!R)
+    return R.takeError();
+  Library = R->Library;
+  for (size_t I = 0; I < All.size(); ++I) {
+    const Type *Given = M.types()[I].T;
+    const Assessment &A = All[I];
+    if (A.Form == Given && A.Normal == Given)
+      continue;
+    MeasuredForms &F = Out[I];
+    for (const char *Form : {"given", "form", "normal"})
+      if (auto S = R->Skipped.find(Key(I, Form)); S != R->Skipped.end())
+        F.Skipped = S->second;
+    auto G = R->Ns.find(Key(I, "given"));
+    if (!F.Skipped.empty() || G == R->Ns.end())
+      continue;
+    for (auto [Count, GivenNs] : G->second) {
+      auto At = [&](const char *Form, const Type *T) {
+        if (T == Given)
+          return GivenNs;
+        auto It = R->Ns.find(Key(I, Form));
+        if (It == R->Ns.end() || !It->second.count(Count))
+          return 0.0;
+        return It->second.at(Count);
+      };
+      double FormNs = At("form", A.Form);
+      double NormalNs = A.Normal == A.Form ? FormNs : At("normal", A.Normal);
+      if (GivenNs > 0 && FormNs > 0 && NormalNs > 0)
+        F.Points.push_back({Count, GivenNs, FormNs, NormalNs});
+    }
+  }
+  return Out;
+}
+
+/// The GL4 risk of a type, brought in line with what was measured: a
+/// rewrite measured slower than the given type is withdrawn, a normal form
+/// measured clearly faster is advised though the model did not rank it so.
+void applyMeasurement(const Type *Given, Assessment &A, const MeasuredForms &F,
+                      const std::string &Library) {
+  auto GL4 = std::find_if(A.Risks.begin(), A.Risks.end(),
+                          [](const Risk &R) { return R.Id == "GL4"; });
+  if (GL4 == A.Risks.end())
+    return;
+  if (!F.Skipped.empty()) {
+    GL4->Message += "; not measured: " + F.Skipped;
+    return;
+  }
+  if (F.Points.empty())
+    return;
+  using P = MeasuredForms::Point;
+  if (A.Form != Given) {
+    GL4->Message += "; measured with " + Library + ": " + gains(F, &P::FormNs);
+    if (worstGain(F, &P::FormNs) < MeasuredSlower)
+      GL4->Suggestion = "keep it: measured with " + Library + ", the " +
+                        A.MPIForm +
+                        " form packs slower than the type as "
+                        "given (the model is wrong for this type)";
+    return;
+  }
+  if (A.Normal == Given)
+    return;
+  GL4->Message += "; measured with " + Library +
+                  ", the normal form: " + gains(F, &P::NormalNs);
+  if (worstGain(F, &P::NormalNs) >= MeasuredFaster)
+    GL4->Suggestion = "describe it as its normal form (measured faster with " +
+                      Library +
+                      ", though modelled below 1.3x): " + A.NormalText;
 }
 
 } // namespace
@@ -166,9 +331,23 @@ int runAnalyze(const AnalyzeOptions &Options) {
     return ExitBadInput;
   }
   notePartiallyVerified(Partial);
-  std::string Report = Options.Format == ReportFormat::Json
-                           ? jsonReport(M, Options.InputPath, *Costs, *All)
-                           : textReport(M, *Costs, *All);
+  std::vector<MeasuredForms> Measured(All->size());
+  std::string Library;
+  if (Options.Measure) {
+    Expected<std::vector<MeasuredForms>> R =
+        measureForms(M, *All, Options.Argv0, Library);
+    if (!R) {
+      reportError(Options.InputPath + ": " + R.takeError().message());
+      return ExitBadInput;
+    }
+    Measured = std::move(*R);
+    for (size_t I = 0; I < All->size(); ++I)
+      applyMeasurement(M.types()[I].T, (*All)[I], Measured[I], Library);
+  }
+  std::string Report =
+      Options.Format == ReportFormat::Json
+          ? jsonReport(M, Options.InputPath, *Costs, *All, Measured, Library)
+          : textReport(M, *Costs, *All, Measured, Library);
   std::fwrite(Report.data(), 1, Report.size(), stdout);
   return ExitSuccess;
 }

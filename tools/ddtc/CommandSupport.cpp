@@ -72,7 +72,8 @@ Assessment assessType(TypeContext &Ctx, Normalizer &N, YaksaModel &Model,
           Form.isGiven() ? std::string("given")
                          : std::string(Form.Chosen.Origin),
           Model.describePath(Given),
-          Model.describePath(Form.Chosen.T)};
+          Model.describePath(Form.Chosen.T),
+          Form.Chosen.T};
 }
 
 } // namespace ddtc

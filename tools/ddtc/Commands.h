@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +41,11 @@ struct AnalyzeOptions {
   /// The MPI library GL4 advice is for: "mpich" (the shipped table) or a
   /// cost table written by ddtc calibrate.
   std::string Engine = "mpich";
+  /// --measure: time MPI_Pack of each rewritable type's forms with the MPI
+  /// library ddtc-measure runs with, and report the measured gains.
+  bool Measure = false;
+  /// To find ddtc-measure beside ddtc.
+  std::string Argv0;
 };
 
 int runAnalyze(const AnalyzeOptions &Options);
@@ -53,6 +59,8 @@ struct Assessment {
   std::string NormalText;
   std::vector<Risk> Risks;
   std::string MPIForm, GivenPath, FormPath;
+  /// The MPI-facing form (the given type when it is kept).
+  const Type *Form = nullptr;
 };
 /// The report on Given, whose normal form Normal was computed and checked
 /// by the caller (Normalizer::normalizeChecked).
@@ -146,6 +154,28 @@ struct CompanionOptions {
 /// `ddtc plot`, `ddtc calibrate`: runs the program; returns only if it
 /// cannot.
 int runCompanion(const CompanionOptions &Options);
+
+/// The path of the companion program Name: EnvVar if set, else beside
+/// ddtc (installed), else in the build tree.
+Expected<std::string> findCompanion(const std::string &Name,
+                                    const std::string &EnvVar,
+                                    const std::string &Argv0);
+
+/// MPI_Pack times of the types of a module, measured by ddtc-measure with
+/// the MPI library it runs with (`ddtc analyze --measure`).
+struct PackMeasurements {
+  /// The MPI library ("MPICH 4.0.2").
+  std::string Library;
+  /// Nanoseconds per MPI_Pack by type name and count.
+  std::map<std::string, std::map<uint64_t, double>> Ns;
+  /// Types it could not time, with the reason.
+  std::map<std::string, std::string> Skipped;
+};
+
+/// Runs ddtc-measure (found as findCompanion finds it; DDTC_MEASURE names
+/// it) on M, written to a temporary file. Errors name the program.
+Expected<PackMeasurements> measurePacks(const Module &M,
+                                        const std::string &Argv0);
 
 /// Prints "error: MESSAGE" on stderr.
 void reportError(const std::string &Message);

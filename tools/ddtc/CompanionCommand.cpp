@@ -23,35 +23,41 @@ namespace fs = std::filesystem;
 
 namespace ddtc {
 
+Expected<std::string> findCompanion(const std::string &Name,
+                                    const std::string &EnvVar,
+                                    const std::string &Argv0) {
+  const char *FromEnv = std::getenv(EnvVar.c_str());
+  if (FromEnv && *FromEnv) {
+    // An explicit choice: no fallback that would hide a mistake in it.
+    if (!isFile(FromEnv))
+      return makeError(EnvVar + "=" + FromEnv +
+                       ": not a file (it must name the " + Name + " program)");
+    return std::string(FromEnv);
+  }
+  // Installed, both in bin/; else the build tree, where each tool has its
+  // directory under tools/.
+  fs::path Dir = getExecutableDir(Argv0);
+  std::string Installed = (Dir / Name).string();
+  std::string InBuildTree = (Dir.parent_path() / Name / Name).string();
+  if (isFile(Installed))
+    return Installed;
+  if (isFile(InBuildTree))
+    return InBuildTree;
+  return makeError("cannot find " + Name + " (looked for " + Installed +
+                   " and " + InBuildTree + "); set " + EnvVar + " to its path");
+}
+
 int runCompanion(const CompanionOptions &Options) {
-  const std::string &Name = Options.Program;
   auto Report = [&](const std::string &Message) {
     std::fprintf(stderr, "ddtc %s: error: %s\n", Options.Command.c_str(),
                  Message.c_str());
     return ExitBadInput;
   };
-  std::string Program;
-  const char *FromEnv = std::getenv(Options.EnvVar.c_str());
-  if (FromEnv && *FromEnv) {
-    // An explicit choice: no fallback that would hide a mistake in it.
-    Program = FromEnv;
-    if (!isFile(Program))
-      return Report(Options.EnvVar + "=" + Program +
-                    ": not a file (it must "
-                    "name the " +
-                    Name + " program)");
-  } else {
-    // Installed, both in bin/; else the build tree, where each tool has its
-    // directory under tools/.
-    fs::path Dir = getExecutableDir(Options.Argv0);
-    std::string Installed = (Dir / Name).string();
-    std::string InBuildTree = (Dir.parent_path() / Name / Name).string();
-    Program = isFile(Installed) ? Installed : InBuildTree;
-    if (!isFile(Program))
-      return Report("cannot find " + Name + " (looked for " + Installed +
-                    " and " + InBuildTree + "); set " + Options.EnvVar +
-                    " to its path");
-  }
+  Expected<std::string> Found =
+      findCompanion(Options.Program, Options.EnvVar, Options.Argv0);
+  if (!Found)
+    return Report(Found.takeError().message());
+  std::string Program = *Found;
 
   std::vector<char *> Argv;
   Argv.push_back(Program.data());

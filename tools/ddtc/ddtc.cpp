@@ -56,6 +56,10 @@ static int runDriver(int argc, char **argv) {
                          "the MPI library GL4 advice is for: mpich (the "
                          "shipped MPICH 4.0.2 table, default) or a cost table "
                          "written by ddtc calibrate");
+  AnalyzeCmd->add_flag("--measure", Analyze.Measure,
+                       "time MPI_Pack of each type's forms with the installed "
+                       "MPI library (ddtc-measure) and report the measured "
+                       "gains; the GL4 advice follows the measurement");
 #ifdef DDTC_HAVE_SOURCE
   AnalyzeCmd->add_flag("--source", Analyze.FromSource,
                        "the inputs are C/C++ sources: report the risks as "
@@ -222,6 +226,10 @@ static int runDriver(int argc, char **argv) {
   }
   if (AnalyzeCmd->parsed()) {
 #ifdef DDTC_HAVE_SOURCE
+    if (Analyze.FromSource && Analyze.Measure) {
+      reportError("--measure is for description files, not --source");
+      return ExitUsage;
+    }
     if (Analyze.FromSource) {
       Analyze.Source.Sources = AnalyzeInputs;
       Analyze.Source.CompilerArgs = CompilerArgs;
@@ -238,6 +246,7 @@ static int runDriver(int argc, char **argv) {
       return ExitUsage;
     }
     Analyze.InputPath = AnalyzeInputs.front();
+    Analyze.Argv0 = argv[0];
     return runAnalyze(Analyze);
   }
 #ifdef DDTC_HAVE_SOURCE

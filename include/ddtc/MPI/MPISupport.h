@@ -49,6 +49,9 @@ inline bool fitsInt(int64_t V) { return V >= INT_MIN && V <= INT_MAX; }
 /// The MPI library's message for an error code, on one line.
 std::string mpiErrorString(int Code);
 
+/// The MPI library's name and version on one line ("MPICH 4.0.2").
+std::string mpiLibraryVersion();
+
 /// Runs Body between MPI_Init and MPI_Finalize, with errors returned
 /// rather than fatal and the handle of every predefined type; a predefined
 /// type the MPI library lacks is an error (status 1) naming Tool. Returns

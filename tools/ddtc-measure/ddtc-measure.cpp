@@ -1,0 +1,143 @@
+//===- tools/ddtc-measure/ddtc-measure.cpp - MPI_Pack times of types ------===//
+//
+// `ddtc analyze --measure` runs this MPI program (one process) on a
+// description file of the forms it wants timed: every named type is packed
+// with MPI_Pack of the MPI library this program runs with, one instance and
+// about 1 MiB (the engine model's two message sizes, MPIForm.h). All types
+// are timed in rounds, one batch each per round (PackTimer.h), and the
+// median over rounds is printed: forms of one type compared this way see
+// the same machine, where timing each type apart would put some in a slow
+// spell of the VM and others not (docs/mpi-forms.md).
+//
+// Output, one line each, for a program to read:
+//   library <MPI library version>
+//   time <name> <count> <nanoseconds>
+//   skip <name> <reason>
+//
+//===----------------------------------------------------------------------===//
+#include "ddtc/IR/Module.h"
+#include "ddtc/IR/TypeContext.h"
+#include "ddtc/MPI/MPISupport.h"
+#include "ddtc/MPI/PackTimer.h"
+#include "ddtc/MPI/TypeBuilder.h"
+#include "ddtc/Reader/ReadFile.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using namespace ddtc;
+
+namespace {
+
+/// One message to time: a committed type and its count.
+struct Probe {
+  std::string Name;
+  const Handle *H;
+  int Count;
+  std::vector<double> Ns;
+};
+
+int run(const std::string &File, unsigned Rounds,
+        const std::vector<MPI_Datatype> &Predefined) {
+  TypeContext Ctx;
+  Module M(Ctx);
+  if (Error E = readAnyDescriptionFile(File, M)) {
+    std::fprintf(stderr, "ddtc-measure: %s\n", E.message().c_str());
+    return 1;
+  }
+  std::printf("library %s\n", mpiLibraryVersion().c_str());
+  std::vector<Handle> Handles;
+  Handles.reserve(M.types().size());
+  std::vector<Probe> Probes;
+  for (const NamedType &N : M.types()) {
+    const Type *T = N.T;
+    if (T->size() == 0) {
+      std::printf("skip %s no data to pack\n", N.Name.c_str());
+      continue;
+    }
+    if (mayCrashYaksaPack(T)) {
+      std::printf("skip %s MPICH 4.0.2 may crash packing it (a struct member "
+                  "of size 0)\n",
+                  N.Name.c_str());
+      continue;
+    }
+    std::string Err;
+    MpiBuilder Builder(Predefined);
+    std::optional<Handle> H = Builder.build(T, Err);
+    if (!H) {
+      std::printf("skip %s %s\n", N.Name.c_str(), Err.c_str());
+      continue;
+    }
+    MPI_Datatype D = H->get();
+    MPI_Type_commit(&D);
+    Handles.push_back(std::move(*H));
+    int Large = int(std::clamp<int64_t>((int64_t(1) << 20) / T->size(), 1,
+                                        int64_t(1) << 30));
+    Probes.push_back({N.Name, &Handles.back(), 1, {}});
+    if (Large > 1)
+      Probes.push_back({N.Name, &Handles.back(), Large, {}});
+  }
+  PackTimerOptions OneBatch;
+  OneBatch.Batches = 1;
+  for (unsigned R = 0; R < Rounds; ++R) {
+    std::fprintf(stderr, "\rddtc-measure: round %u/%u of %zu messages", R + 1,
+                 Rounds, Probes.size());
+    for (Probe &P : Probes) {
+      std::string Err;
+      std::optional<PackTimes> Times =
+          timePackUnpack(P.H->get(), P.Count, OneBatch, Err);
+      if (!Times) {
+        std::fprintf(stderr, "\nddtc-measure: %s: %s\n", P.Name.c_str(),
+                     Err.c_str());
+        return 1;
+      }
+      P.Ns.push_back(Times->PackSeconds * 1e9);
+    }
+  }
+  if (!Probes.empty())
+    std::fprintf(stderr, "\n");
+  for (Probe &P : Probes) {
+    std::nth_element(P.Ns.begin(), P.Ns.begin() + P.Ns.size() / 2, P.Ns.end());
+    std::printf("time %s %d %.1f\n", P.Name.c_str(), P.Count,
+                P.Ns[P.Ns.size() / 2]);
+  }
+  return 0;
+}
+
+void usage() {
+  std::fprintf(stderr, "usage: ddtc-measure FILE [--rounds N]\n");
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  std::string File;
+  unsigned Rounds = 15;
+  for (int I = 1; I < Argc; ++I) {
+    std::string A = Argv[I];
+    if (A == "--rounds" && I + 1 < Argc) {
+      Rounds = unsigned(std::max(1, std::atoi(Argv[++I])));
+    } else if (A == "-h" || A == "--help") {
+      usage();
+      return 0;
+    } else if (File.empty() && !A.empty() && A[0] != '-') {
+      File = A;
+    } else {
+      usage();
+      return 2;
+    }
+  }
+  if (File.empty()) {
+    usage();
+    return 2;
+  }
+  return runWithMpi(Argc, Argv, "ddtc-measure",
+                    [&](const std::vector<MPI_Datatype> &Predefined) {
+                      return run(File, Rounds, Predefined);
+                    });
+}
