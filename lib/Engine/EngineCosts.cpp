@@ -7,7 +7,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <sstream>
+#include <vector>
 
 namespace ddtc {
 
@@ -53,6 +55,9 @@ Expected<EngineCosts> parseEngineCosts(std::string_view Text,
                                        const std::string &FileName) {
   EngineCosts C;
   std::array<bool, NumWorkUnits> Seen{};
+  // The length of the key that priced each unit: the longest wins.
+  std::array<size_t, NumWorkUnits> Specificity{};
+  std::set<std::string> FamilyKeys;
   unsigned LineNo = 0;
   auto Fail = [&](const std::string &Message) {
     return makeError(FileName + ":" + std::to_string(LineNo) + ": " + Message);
@@ -79,9 +84,17 @@ Expected<EngineCosts> parseEngineCosts(std::string_view Text,
     size_t Unit = 0;
     while (Unit < NumWorkUnits && Key != Units[Unit].Name)
       ++Unit;
+    // A family line ("unrolled-element", "unrolled-element.i8") prices
+    // every unit named KEY.something that has no more specific line.
+    std::vector<size_t> Family;
     if (Unit == NumWorkUnits)
+      for (size_t U = 0; U < NumWorkUnits; ++U)
+        if (std::string_view(Units[U].Name).substr(0, Key.size() + 1) ==
+            Key + ".")
+          Family.push_back(U);
+    if (Unit == NumWorkUnits && Family.empty())
       return Fail("unknown key '" + Key + "'");
-    if (Seen[Unit])
+    if (!FamilyKeys.insert(Key).second)
       return Fail("'" + Key + "' given twice");
     errno = 0;
     char *Rest = nullptr;
@@ -91,8 +104,14 @@ Expected<EngineCosts> parseEngineCosts(std::string_view Text,
                   "' needs a non-negative number of "
                   "nanoseconds, got '" +
                   Value + "'");
-    C.NsPerUnit[Unit] = V;
-    Seen[Unit] = true;
+    if (Unit < NumWorkUnits)
+      Family.push_back(Unit);
+    for (size_t U : Family)
+      if (Key.size() >= Specificity[U]) {
+        C.NsPerUnit[U] = V;
+        Specificity[U] = Key.size();
+        Seen[U] = true;
+      }
   }
   for (size_t I = 0; I < NumWorkUnits; ++I)
     if (!Seen[I]) {

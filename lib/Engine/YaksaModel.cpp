@@ -29,8 +29,6 @@ namespace {
 constexpr double IovThresholdBytes = 16384;
 /// Kernels are generated for trees this many levels deep.
 constexpr unsigned MaxKernelLevels = 2;
-/// Innermost block lengths the kernels are unrolled for.
-constexpr int64_t MaxUnrolledBlockLength = 8;
 
 enum class YKind {
   Empty,   ///< size 0: nothing is packed
@@ -392,6 +390,7 @@ void YaksaModel::Impl::kernel(const std::vector<const YNode *> &Levels,
   double Enter = 1; // per instance: the outer i loop runs once
   Per[WorkUnit::LoopIteration] += 1;
   ElementCopy Copies = ElementCopy::Strided;
+  int64_t Unrolled = 1; // the block length of an unrolled copy loop
   for (size_t I = 0; I < Levels.size(); ++I) {
     const YNode &L = *Levels[I];
     bool Innermost = I == Copy, Last = I + 1 == Levels.size();
@@ -413,6 +412,8 @@ void YaksaModel::Impl::kernel(const std::vector<const YNode *> &Levels,
         Per[WorkUnit::IndexLoad] += J;
       Enter = J * double(L.BlockLength);
       // Only the innermost block loop has constant trip counts.
+      if (Innermost)
+        Unrolled = L.BlockLength;
       if (Innermost)
         Copies = L.BlockLength <= MaxUnrolledBlockLength ? ElementCopy::Unrolled
                  : Last                                  ? ElementCopy::Block
@@ -442,7 +443,7 @@ void YaksaModel::Impl::kernel(const std::vector<const YNode *> &Levels,
       break;
     }
   }
-  Per[elementUnit(Levels.back()->Child->Class, Copies)] += Enter;
+  Per[elementUnit(Levels.back()->Child->Class, Copies, Unrolled)] += Enter;
   Per[WorkUnit::KernelByte] += Size;
 }
 

@@ -65,16 +65,18 @@ public:
       const Type *E = Ctx.getPredefined(Id);
       bool Common = E == C || E == I || E == D;
       std::string En = elementName(Id);
-      std::vector<int64_t> BlockLengths = {2, 4, 8, 9, 32, 64, 100, 256};
+      // Every unrolled block length (1-8) is a kernel of its own.
+      std::vector<int64_t> BlockLengths = {1, 2, 3,  4,  5,   6,  7,
+                                           8, 9, 32, 64, 100, 256};
       if (Common)
-        BlockLengths = {1, 2, 3, 4, 6, 8, 9, 12, 16, 32, 64, 100, 256};
+        BlockLengths.insert(BlockLengths.begin() + 9, {12, 16});
       for (int64_t B : BlockLengths) {
         bool Listed = B == 4 || B == 64 || (Common && (B == 1 || B == 16));
         bool Counted = B == 2 || B == 8 || B == 32 || B == 100;
         int64_t N = blocksFor(B * E->size());
         add("vector_b" + std::to_string(B) + "_" + En,
             get(Ctx.getVector(N, B, 2 * B, E)), 1);
-        if (Common && B <= 16)
+        if (Common && B <= 16 && B != 5 && B != 7)
           add("vector_small_b" + std::to_string(B) + "_" + En,
               get(Ctx.getVector(4, B, 2 * B, E)), 1);
         if (Listed) {

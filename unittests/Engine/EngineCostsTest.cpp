@@ -68,4 +68,30 @@ TEST(EngineCostsTest, BadTablesNameTheLine) {
   EXPECT_FALSE(bool(findEngineCosts("openmpi")));
 }
 
+TEST(EngineCostsTest, FamilyLinesPriceEveryUnitWithoutALineOfItsOwn) {
+  // The specific line comes first: it still wins over the family line.
+  std::string T = "engine e\nunrolled-element.f64.2 2\nunrolled-element 1\n"
+                  "unrolled-element.i8 3\n";
+  for (size_t U = 0; U < NumWorkUnits; ++U) {
+    std::string Name = getWorkUnitName(WorkUnit(U));
+    if (Name.rfind("unrolled-element.", 0) != 0)
+      T += Name + " 0\n";
+  }
+  Expected<EngineCosts> C = parseEngineCosts(T, "t.costs");
+  ASSERT_TRUE(bool(C)) << C.takeError().message();
+  auto Price = [&](ElementClass K, int64_t B) {
+    return C->NsPerUnit[size_t(elementUnit(K, ElementCopy::Unrolled, B))];
+  };
+  EXPECT_EQ(Price(ElementClass::F64, 2), 2);
+  EXPECT_EQ(Price(ElementClass::F64, 3), 1);
+  EXPECT_EQ(Price(ElementClass::I8, 7), 3);
+  EXPECT_EQ(Price(ElementClass::Wide, 1), 1);
+  // A family is a key like any other: twice is an error, and a prefix that
+  // is not a whole name component names nothing.
+  EXPECT_NE(parseError(T + "unrolled-element 4\n").find("given twice"),
+            std::string::npos);
+  EXPECT_EQ(parseError("engine e\nunrolled-elem 1\n"),
+            "t.costs:2: unknown key 'unrolled-elem'");
+}
+
 } // namespace

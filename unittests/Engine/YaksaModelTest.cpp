@@ -73,7 +73,7 @@ TEST_F(YaksaModelTest, KernelLoopsCountedByHand) {
   EngineWork W = Model.packWork(V, 3);
   EXPECT_EQ(W[WorkUnit::Dispatch], 1);
   EXPECT_EQ(W[WorkUnit::LoopIteration], 3 + 300);
-  EXPECT_EQ(W[elementUnit(ElementClass::I32, ElementCopy::Unrolled)], 600);
+  EXPECT_EQ(W[elementUnit(ElementClass::I32, ElementCopy::Unrolled, 2)], 600);
   EXPECT_EQ(W[elementUnit(ElementClass::I32, ElementCopy::Block)], 0);
   EXPECT_EQ(W[WorkUnit::InnerLoop], 0);
   EXPECT_EQ(W[WorkUnit::KernelByte], 3 * 800);
@@ -120,7 +120,7 @@ TEST_F(YaksaModelTest, HugeTypesAreCountedNotWalked) {
   const Type *Inner = get(Ctx.getHVector(1000000, 1, 16, Double));
   const Type *Outer = get(Ctx.getHVector(1000000, 1, int64_t(1) << 25, Inner));
   EngineWork W = Model.packWork(Outer, 1);
-  EXPECT_DOUBLE_EQ(W[elementUnit(ElementClass::F64, ElementCopy::Unrolled)],
+  EXPECT_DOUBLE_EQ(W[elementUnit(ElementClass::F64, ElementCopy::Unrolled, 1)],
                    1e12);
 }
 

@@ -12,7 +12,10 @@
 //   dispatch 14.8
 //   ...
 //
-// Every unit must be given once; an unknown key is an error.
+// Every unit must be priced; an unknown key or a key given twice is an
+// error. A family key prices every unit named KEY.something that has no
+// line of its own ("unrolled-element.i8 0.5" for the eight block lengths,
+// "unrolled-element 0.5" for every class), the most specific line winning.
 // docs/mpi-forms.md.
 //
 //===----------------------------------------------------------------------===//
