@@ -12,7 +12,9 @@
 //            with (MPICH by default; Open MPI in a second build), with the
 //            type as the file writes it (one handle per node, what the
 //            application would build)
-//   mpi-n    MPI_Pack with the normalized type ddtc_NAME_build makes
+//   mpi-n    MPI_Pack with the type ddtc_NAME_build makes: its MPI-facing
+//            form (docs/mpi-forms.md), the type as given where no form is
+//            modelled clearly faster
 //   hand     a hand-written loop (HandLoops.h): nested element loops for
 //            the seed-000 (docs/design.md#references) layouts (names
 //            GROUP_A<n>), otherwise one memcpy per block of the flattened block
@@ -444,7 +446,7 @@ Row benchType(const std::string &Name, const Type *T, Library &Lib,
   comparePacked(Name, "ddtc pack", Out.data(), Ref.data(), Packed);
   Out.fill(6);
   MpiPack(NormType, Out.data());
-  comparePacked(Name, "MPI_Pack of the normalized type", Out.data(), Ref.data(),
+  comparePacked(Name, "MPI_Pack of the MPI-facing form", Out.data(), Ref.data(),
                 Packed);
   Out.fill(7);
   HandPack(Out.data());

@@ -27,8 +27,13 @@ namespace {
 /// instead when its pieces are this large on average
 /// (YAKSURI_SEQI_INFO__DEFAULT_IOV_PUP_THRESHOLD).
 constexpr double IovThresholdBytes = 16384;
-/// Kernels are generated for trees this many levels deep.
-constexpr unsigned MaxKernelLevels = 2;
+/// Kernels are generated for trees this many levels deep: MPICH 4.0.2
+/// bundles Yaksa 885970b, whose generator defaults to three levels (newer
+/// Yaksa to two), and whose run-time limit YAKSA_ENV_MAX_NESTING_LEVEL
+/// defaults to three. Measured: contiguous(64, resized(indexed(...)))
+/// runs another kernel than 64 of the resized type (perf: another code
+/// address) and 2x slower; with the limit set to 2, as fast.
+constexpr unsigned MaxKernelLevels = 3;
 
 enum class YKind {
   Empty,   ///< size 0: nothing is packed
@@ -443,7 +448,8 @@ void YaksaModel::Impl::kernel(const std::vector<const YNode *> &Levels,
       break;
     }
   }
-  Per[elementUnit(Levels.back()->Child->Class, Copies, Unrolled)] += Enter;
+  Per[elementUnit(Levels.back()->Child->Class, Copies, Unrolled,
+                  unsigned(Levels.size()))] += Enter;
   Per[WorkUnit::KernelByte] += Size;
 }
 

@@ -117,12 +117,19 @@ public:
       add("vector_of_contig_" + std::to_string(Inner),
           get(Ctx.getHVector(N, 1, Stride, get(Ctx.getContiguous(Inner, D)))),
           1);
-      // Three levels: no kernel, one dispatch per outer block.
+      // Three levels: a kernel (MPICH 4.0.2's Yaksa generates them three
+      // levels deep).
       const Type *W = get(Ctx.getHVector(2, 1, Stride, V));
       add("vector3_" + std::to_string(Inner),
           get(Ctx.getHVector(N / 2, 1, 4 * Stride, W)), 1);
       add("vector3_b4_" + std::to_string(Inner),
           get(Ctx.getHVector(N / 8, 4, 4 * Stride, W)), 1);
+      // Four levels: no kernel, one dispatch per outer block.
+      const Type *X = get(Ctx.getHVector(2, 1, 4 * Stride, W));
+      add("vector4_" + std::to_string(Inner),
+          get(Ctx.getHVector(N / 4, 1, 16 * Stride, X)), 1);
+      add("vector4_b4_" + std::to_string(Inner),
+          get(Ctx.getHVector(N / 16, 4, 16 * Stride, X)), 1);
     }
     // The interpreter: structs of two types, and a pair type.
     for (int64_t B : {1, 4, 32}) {

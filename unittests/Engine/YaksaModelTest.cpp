@@ -53,16 +53,19 @@ TEST_F(YaksaModelTest, Shortcuts) {
             "interpreter struct (2 members)");
 }
 
-TEST_F(YaksaModelTest, KernelsAreTwoLevelsDeep) {
+TEST_F(YaksaModelTest, KernelsAreThreeLevelsDeep) {
+  // MPICH 4.0.2's Yaksa generates kernels three levels deep.
   const Type *V = get(Ctx.getVector(2, 2, 3, Int));
   const Type *VV = get(Ctx.getHVector(8, 1, 64, V));
   EXPECT_EQ(Model.describePath(VV), "kernel hvector_hvector");
   const Type *VVV = get(Ctx.getHVector(4, 1, 1024, VV));
-  EXPECT_EQ(Model.describePath(VVV),
-            "interpreter hvector -> kernel hvector_hvector");
-  // Three levels: one dispatch per block of the top node, plus its own.
-  EngineWork W = Model.packWork(VVV, 1);
-  EXPECT_EQ(W[WorkUnit::Dispatch], 1 + 4);
+  EXPECT_EQ(Model.describePath(VVV), "kernel hvector_hvector_hvector");
+  const Type *VVVV = get(Ctx.getHVector(3, 1, 8192, VVV));
+  EXPECT_EQ(Model.describePath(VVVV),
+            "interpreter hvector -> kernel hvector_hvector_hvector");
+  // Four levels: one dispatch per block of the top node, plus its own.
+  EngineWork W = Model.packWork(VVVV, 1);
+  EXPECT_EQ(W[WorkUnit::Dispatch], 1 + 3);
   EXPECT_EQ(W[WorkUnit::Call], 1);
 }
 
@@ -88,17 +91,26 @@ TEST_F(YaksaModelTest, KernelLoopsCountedByHand) {
   const Type *R = get(Ctx.getResized(0, 64, get(Ctx.getContiguous(9, Int))));
   EXPECT_EQ(Model.describePath(R), "kernel resized_contig");
   EngineWork WR = Model.packWork(R, 100);
-  EXPECT_EQ(WR[elementUnit(ElementClass::I32, ElementCopy::Strided)], 900);
+  EXPECT_EQ(WR[elementUnit(ElementClass::I32, ElementCopy::Strided, 1, 2)],
+            900);
   EXPECT_EQ(WR[WorkUnit::InnerLoop], 100);
   EXPECT_EQ(WR[elementUnit(ElementClass::I32, ElementCopy::Block)], 0);
+  // The same loop in a kernel of three levels is another function, priced
+  // apart: contiguous(100, resized(contiguous(9, MPI_INT))).
+  EngineWork W3 = Model.packWork(get(Ctx.getContiguous(100, R)), 1);
+  EXPECT_EQ(W3[elementUnit(ElementClass::I32, ElementCopy::Strided, 1, 3)],
+            900);
+  EXPECT_EQ(W3[elementUnit(ElementClass::I32, ElementCopy::Strided, 1, 2)], 0);
   EngineWork WD = Model.packWork(
       get(Ctx.getResized(0, 128, get(Ctx.getContiguous(9, Double)))), 100);
-  EXPECT_EQ(WD[elementUnit(ElementClass::F64, ElementCopy::Strided)], 900);
-  EXPECT_EQ(WD[elementUnit(ElementClass::I32, ElementCopy::Strided)], 0);
+  EXPECT_EQ(WD[elementUnit(ElementClass::F64, ElementCopy::Strided, 1, 2)],
+            900);
+  EXPECT_EQ(WD[elementUnit(ElementClass::I32, ElementCopy::Strided, 1, 2)], 0);
   // A vector's block loop above a resize steps by the resized extent.
   const Type *RI = get(Ctx.getResized(0, 8, Int));
   EngineWork WV = Model.packWork(get(Ctx.getVector(10, 12, 30, RI)), 1);
-  EXPECT_EQ(WV[elementUnit(ElementClass::I32, ElementCopy::Strided)], 120);
+  EXPECT_EQ(WV[elementUnit(ElementClass::I32, ElementCopy::Strided, 1, 2)],
+            120);
   EXPECT_EQ(WV[elementUnit(ElementClass::I32, ElementCopy::Block)], 0);
   // A block-indexed list loads one displacement per block.
   int64_t Uneven[] = {0, 3, 8, 11};

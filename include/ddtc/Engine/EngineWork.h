@@ -52,9 +52,12 @@ namespace ddtc {
   X(BlockElement##Class, "block-element." Suffix,                              \
     "one " Suffix " element copied by an innermost loop of run-time trip "     \
     "count over a block (its step is the element's size)")                     \
-  X(StridedElement##Class, "strided-element." Suffix,                          \
+  X(Strided2##Class, "strided-element." Suffix ".2",                           \
     "one " Suffix " element copied by an innermost loop whose step is read "   \
-    "at run time (a contiguous type's child extent)")
+    "at run time (a contiguous type's child extent), in a kernel of one or "   \
+    "two levels")                                                              \
+  X(Strided3##Class, "strided-element." Suffix ".3",                           \
+    "the same in a kernel of three levels (another function, other code)")
 
 /// The units of work, in the order of a cost table's lines.
 #define DDTC_ENGINE_UNITS(X)                                                   \
@@ -109,20 +112,22 @@ enum class ElementCopy : unsigned { Unrolled, Block, Strided };
 constexpr int64_t MaxUnrolledBlockLength = 8;
 
 /// The unit of an element of class C copied by a loop of kind K (for an
-/// unrolled loop, of blocks of BlockLength elements).
+/// unrolled loop, of blocks of BlockLength elements; for a strided one, in
+/// a kernel of Levels levels).
 constexpr WorkUnit elementUnit(ElementClass C, ElementCopy K,
-                               int64_t BlockLength = 1) {
-  unsigned PerClass = unsigned(MaxUnrolledBlockLength) + 2;
-  unsigned Offset = K == ElementCopy::Unrolled ? unsigned(BlockLength - 1)
-                    : K == ElementCopy::Block
-                        ? unsigned(MaxUnrolledBlockLength)
-                        : unsigned(MaxUnrolledBlockLength) + 1;
+                               int64_t BlockLength = 1, unsigned Levels = 1) {
+  unsigned PerClass = unsigned(MaxUnrolledBlockLength) + 3;
+  unsigned Offset =
+      K == ElementCopy::Unrolled ? unsigned(BlockLength - 1)
+      : K == ElementCopy::Block
+          ? unsigned(MaxUnrolledBlockLength)
+          : unsigned(MaxUnrolledBlockLength) + (Levels >= 3 ? 2 : 1);
   return static_cast<WorkUnit>(static_cast<unsigned>(WorkUnit::Unrolled1I8) +
                                PerClass * static_cast<unsigned>(C) + Offset);
 }
-static_assert(elementUnit(ElementClass::Wide, ElementCopy::Strided) ==
-                  WorkUnit::StridedElementWide,
-              "element units are ten per class, in class order");
+static_assert(elementUnit(ElementClass::Wide, ElementCopy::Strided, 1, 3) ==
+                  WorkUnit::Strided3Wide,
+              "element units are eleven per class, in class order");
 static_assert(elementUnit(ElementClass::I16, ElementCopy::Unrolled, 8) ==
                   WorkUnit::Unrolled8I16,
               "unrolled units are in block-length order");

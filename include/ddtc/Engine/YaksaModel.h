@@ -11,7 +11,7 @@
 //     spaced; a struct whose members are one type is an indexed;
 //   - copies a type that is one contiguous piece with memcpy;
 //   - runs a generated kernel (loops of constant shape) for a tree at most
-//     two levels of hvector, blkhindx, hindexed, contig or resized deep
+//     three levels of hvector, blkhindx, hindexed, contig or resized deep
 //     over a basic type: the innermost loop of an hvector or blkhindx is
 //     unrolled for block lengths 1 to 8, run-time otherwise; every element
 //     is copied by its own load and store;
@@ -19,7 +19,7 @@
 //     memcpy through an iovec instead;
 //   - otherwise recurses (its "backend"): one dispatch per block of the
 //     top node, each of which again looks for a kernel -- a struct, a pair
-//     type such as MPI_DOUBLE_INT, or a tree three levels deep costs one
+//     type such as MPI_DOUBLE_INT, or a tree four levels deep costs one
 //     dispatch per block.
 //
 // A send packs its message in fragments (the netmod's pack callback), and
