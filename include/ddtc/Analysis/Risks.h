@@ -4,8 +4,8 @@
 // datatype performance guidelines of seed paper 000 (GL1, GL4) and what is
 // known of the engines (MPICH 4.0.2's Yaksa generates pack kernels three
 // levels deep and interprets structs; seed 001 (docs/design.md#references)
-// on TLB pressure). Each risk has a stable id, a one-line explanation and a suggestion
-// the user can act on.
+// on TLB pressure). Each risk has a stable id, a one-line explanation and a
+// suggestion the user can act on.
 //
 // Everything is computed from cached layouts and a walk of the type DAG,
 // never from the typemap: a type with 10^12 entries is judged instantly.
