@@ -394,8 +394,11 @@ void YaksaModel::Impl::kernel(const std::vector<const YNode *> &Levels,
       Copy = I;
   double Enter = 1; // per instance: the outer i loop runs once
   Per[WorkUnit::LoopIteration] += 1;
-  ElementCopy Copies = ElementCopy::Strided;
-  int64_t Unrolled = 1; // the block length of an unrolled copy loop
+  // The copy loop: unrolled (of blocks of Unrolled), a block loop of a
+  // node of kind Block, or strided.
+  enum { UnrolledCopy, BlockCopy, StridedCopy } Copies = StridedCopy;
+  int64_t Unrolled = 1;
+  BlockLoop Block = BlockLoop::HVector;
   for (size_t I = 0; I < Levels.size(); ++I) {
     const YNode &L = *Levels[I];
     bool Innermost = I == Copy, Last = I + 1 == Levels.size();
@@ -417,12 +420,14 @@ void YaksaModel::Impl::kernel(const std::vector<const YNode *> &Levels,
         Per[WorkUnit::IndexLoad] += J;
       Enter = J * double(L.BlockLength);
       // Only the innermost block loop has constant trip counts.
-      if (Innermost)
+      if (Innermost) {
         Unrolled = L.BlockLength;
-      if (Innermost)
-        Copies = L.BlockLength <= MaxUnrolledBlockLength ? ElementCopy::Unrolled
-                 : Last                                  ? ElementCopy::Block
-                                                         : ElementCopy::Strided;
+        Block =
+            L.Kind == YKind::HVector ? BlockLoop::HVector : BlockLoop::BlkHindx;
+        Copies = L.BlockLength <= MaxUnrolledBlockLength ? UnrolledCopy
+                 : Last                                  ? BlockCopy
+                                                         : StridedCopy;
+      }
       if (Innermost && L.BlockLength > MaxUnrolledBlockLength)
         Per[WorkUnit::InnerLoop] += J;
       if (!Innermost)
@@ -437,7 +442,8 @@ void YaksaModel::Impl::kernel(const std::vector<const YNode *> &Levels,
       Per[WorkUnit::IndexLoad] += 2 * J; // length and displacement
       if (Innermost) {
         Per[WorkUnit::InnerLoop] += J;
-        Copies = Last ? ElementCopy::Block : ElementCopy::Strided;
+        Block = BlockLoop::HIndexed;
+        Copies = Last ? BlockCopy : StridedCopy;
       }
       Enter *= Elements;
       if (!Innermost)
@@ -448,8 +454,11 @@ void YaksaModel::Impl::kernel(const std::vector<const YNode *> &Levels,
       break;
     }
   }
-  Per[elementUnit(Levels.back()->Child->Class, Copies, Unrolled,
-                  unsigned(Levels.size()))] += Enter;
+  ElementClass Class = Levels.back()->Child->Class;
+  Per[Copies == UnrolledCopy ? unrolledUnit(Class, Unrolled)
+      : Copies == BlockCopy  ? blockUnit(Class, Block)
+                             : stridedUnit(Class, unsigned(Levels.size()))] +=
+      Enter;
   Per[WorkUnit::KernelByte] += Size;
 }
 

@@ -80,7 +80,7 @@ TEST(EngineCostsTest, FamilyLinesPriceEveryUnitWithoutALineOfItsOwn) {
   Expected<EngineCosts> C = parseEngineCosts(T, "t.costs");
   ASSERT_TRUE(bool(C)) << C.takeError().message();
   auto Price = [&](ElementClass K, int64_t B) {
-    return C->NsPerUnit[size_t(elementUnit(K, ElementCopy::Unrolled, B))];
+    return C->NsPerUnit[size_t(unrolledUnit(K, B))];
   };
   EXPECT_EQ(Price(ElementClass::F64, 2), 2);
   EXPECT_EQ(Price(ElementClass::F64, 3), 1);

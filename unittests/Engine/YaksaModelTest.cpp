@@ -76,46 +76,46 @@ TEST_F(YaksaModelTest, KernelLoopsCountedByHand) {
   EngineWork W = Model.packWork(V, 3);
   EXPECT_EQ(W[WorkUnit::Dispatch], 1);
   EXPECT_EQ(W[WorkUnit::LoopIteration], 3 + 300);
-  EXPECT_EQ(W[elementUnit(ElementClass::I32, ElementCopy::Unrolled, 2)], 600);
-  EXPECT_EQ(W[elementUnit(ElementClass::I32, ElementCopy::Block)], 0);
+  EXPECT_EQ(W[unrolledUnit(ElementClass::I32, 2)], 600);
+  EXPECT_EQ(W[blockUnit(ElementClass::I32, BlockLoop::HVector)], 0);
   EXPECT_EQ(W[WorkUnit::InnerLoop], 0);
   EXPECT_EQ(W[WorkUnit::KernelByte], 3 * 800);
   // Blocks of 9: a run-time innermost loop, entered once per block, over
   // elements a constant size apart.
   const Type *G = get(Ctx.getHVector(100, 9, 64, Int));
   EngineWork WG = Model.packWork(G, 1);
-  EXPECT_EQ(WG[elementUnit(ElementClass::I32, ElementCopy::Block)], 900);
+  EXPECT_EQ(WG[blockUnit(ElementClass::I32, BlockLoop::HVector)], 900);
   EXPECT_EQ(WG[WorkUnit::InnerLoop], 100);
   // A contiguous type's loop steps by its child's extent, read at run
   // time: resized(contiguous(9, MPI_INT)), count 100, priced per class.
   const Type *R = get(Ctx.getResized(0, 64, get(Ctx.getContiguous(9, Int))));
   EXPECT_EQ(Model.describePath(R), "kernel resized_contig");
   EngineWork WR = Model.packWork(R, 100);
-  EXPECT_EQ(WR[elementUnit(ElementClass::I32, ElementCopy::Strided, 1, 2)],
-            900);
+  EXPECT_EQ(WR[stridedUnit(ElementClass::I32, 2)], 900);
   EXPECT_EQ(WR[WorkUnit::InnerLoop], 100);
-  EXPECT_EQ(WR[elementUnit(ElementClass::I32, ElementCopy::Block)], 0);
+  EXPECT_EQ(WR[blockUnit(ElementClass::I32, BlockLoop::HVector)], 0);
   // The same loop in a kernel of three levels is another function, priced
   // apart: contiguous(100, resized(contiguous(9, MPI_INT))).
   EngineWork W3 = Model.packWork(get(Ctx.getContiguous(100, R)), 1);
-  EXPECT_EQ(W3[elementUnit(ElementClass::I32, ElementCopy::Strided, 1, 3)],
-            900);
-  EXPECT_EQ(W3[elementUnit(ElementClass::I32, ElementCopy::Strided, 1, 2)], 0);
+  EXPECT_EQ(W3[stridedUnit(ElementClass::I32, 3)], 900);
+  EXPECT_EQ(W3[stridedUnit(ElementClass::I32, 2)], 0);
   EngineWork WD = Model.packWork(
       get(Ctx.getResized(0, 128, get(Ctx.getContiguous(9, Double)))), 100);
-  EXPECT_EQ(WD[elementUnit(ElementClass::F64, ElementCopy::Strided, 1, 2)],
-            900);
-  EXPECT_EQ(WD[elementUnit(ElementClass::I32, ElementCopy::Strided, 1, 2)], 0);
+  EXPECT_EQ(WD[stridedUnit(ElementClass::F64, 2)], 900);
+  EXPECT_EQ(WD[stridedUnit(ElementClass::I32, 2)], 0);
   // A vector's block loop above a resize steps by the resized extent.
   const Type *RI = get(Ctx.getResized(0, 8, Int));
   EngineWork WV = Model.packWork(get(Ctx.getVector(10, 12, 30, RI)), 1);
-  EXPECT_EQ(WV[elementUnit(ElementClass::I32, ElementCopy::Strided, 1, 2)],
-            120);
-  EXPECT_EQ(WV[elementUnit(ElementClass::I32, ElementCopy::Block)], 0);
+  EXPECT_EQ(WV[stridedUnit(ElementClass::I32, 2)], 120);
+  EXPECT_EQ(WV[blockUnit(ElementClass::I32, BlockLoop::HVector)], 0);
   // A block-indexed list loads one displacement per block.
   int64_t Uneven[] = {0, 3, 8, 11};
   EngineWork WB = Model.packWork(get(Ctx.getIndexedBlock(2, Uneven, Int)), 5);
   EXPECT_EQ(WB[WorkUnit::IndexLoad], 20);
+  // Blocks of 9 of a block-indexed list: its own block loop's price.
+  EngineWork WB9 = Model.packWork(get(Ctx.getIndexedBlock(9, Uneven, Int)), 1);
+  EXPECT_EQ(WB9[blockUnit(ElementClass::I32, BlockLoop::BlkHindx)], 36);
+  EXPECT_EQ(WB9[blockUnit(ElementClass::I32, BlockLoop::HVector)], 0);
 }
 
 TEST_F(YaksaModelTest, LargeBlocksGoThroughTheIovec) {
@@ -132,8 +132,7 @@ TEST_F(YaksaModelTest, HugeTypesAreCountedNotWalked) {
   const Type *Inner = get(Ctx.getHVector(1000000, 1, 16, Double));
   const Type *Outer = get(Ctx.getHVector(1000000, 1, int64_t(1) << 25, Inner));
   EngineWork W = Model.packWork(Outer, 1);
-  EXPECT_DOUBLE_EQ(W[elementUnit(ElementClass::F64, ElementCopy::Unrolled, 1)],
-                   1e12);
+  EXPECT_DOUBLE_EQ(W[unrolledUnit(ElementClass::F64, 1)], 1e12);
 }
 
 TEST_F(YaksaModelTest, SendsCutLargeInstancesBlockByBlock) {

@@ -32,10 +32,12 @@ namespace ddtc {
   X(F64, "f64", "double")                                                      \
   X(Wide, "wide", "long double and the complex types")
 
-/// The element copies of one class, by the kind of innermost loop; the
-/// unrolled loops by their block length, as each is a kernel of its own
-/// and the compiler made some much slower than others (blocks of 1 and 4
-/// `char`s 3.9x slower per element than blocks of 2, here).
+/// The element copies of one class, by the kind of innermost loop, and by
+/// what makes it another kernel function: the unrolled loops by their
+/// block length, the block loops by the list or vector they belong to, the
+/// strided loops by the kernel's depth. The compiler made some of these
+/// functions much slower than others (blocks of 1 and 4 `char`s 3.9x
+/// slower per element than blocks of 2, here).
 #define DDTC_ENGINE_UNROLLED_UNIT(X, Class, Suffix, B)                         \
   X(Unrolled##B##Class, "unrolled-element." Suffix "." #B,                     \
     "one " Suffix " element copied by the unrolled innermost loop of a "       \
@@ -49,9 +51,13 @@ namespace ddtc {
   DDTC_ENGINE_UNROLLED_UNIT(X, Class, Suffix, 6)                               \
   DDTC_ENGINE_UNROLLED_UNIT(X, Class, Suffix, 7)                               \
   DDTC_ENGINE_UNROLLED_UNIT(X, Class, Suffix, 8)                               \
-  X(BlockElement##Class, "block-element." Suffix,                              \
+  X(BlockHVector##Class, "block-element." Suffix ".hvector",                   \
     "one " Suffix " element copied by an innermost loop of run-time trip "     \
-    "count over a block (its step is the element's size)")                     \
+    "count over a block (its step is the element's size) of a vector")         \
+  X(BlockBlkHindx##Class, "block-element." Suffix ".blkhindx",                 \
+    "the same in a block-indexed list's kernel")                               \
+  X(BlockHIndexed##Class, "block-element." Suffix ".hindexed",                 \
+    "the same in an indexed list's kernel")                                    \
   X(Strided2##Class, "strided-element." Suffix ".2",                           \
     "one " Suffix " element copied by an innermost loop whose step is read "   \
     "at run time (a contiguous type's child extent), in a kernel of one or "   \
@@ -105,32 +111,37 @@ enum class ElementClass : unsigned {
 #undef DDTC_CLASS_ENUM
 };
 
-/// How an innermost loop copies its elements (DDTC_ENGINE_ELEMENT_UNITS).
-enum class ElementCopy : unsigned { Unrolled, Block, Strided };
-
 /// Yaksa unrolls the innermost block loops of 1 to this many elements.
 constexpr int64_t MaxUnrolledBlockLength = 8;
 
-/// The unit of an element of class C copied by a loop of kind K (for an
-/// unrolled loop, of blocks of BlockLength elements; for a strided one, in
-/// a kernel of Levels levels).
-constexpr WorkUnit elementUnit(ElementClass C, ElementCopy K,
-                               int64_t BlockLength = 1, unsigned Levels = 1) {
-  unsigned PerClass = unsigned(MaxUnrolledBlockLength) + 3;
-  unsigned Offset =
-      K == ElementCopy::Unrolled ? unsigned(BlockLength - 1)
-      : K == ElementCopy::Block
-          ? unsigned(MaxUnrolledBlockLength)
-          : unsigned(MaxUnrolledBlockLength) + (Levels >= 3 ? 2 : 1);
-  return static_cast<WorkUnit>(static_cast<unsigned>(WorkUnit::Unrolled1I8) +
-                               PerClass * static_cast<unsigned>(C) + Offset);
+/// The element units of class C, in the order DDTC_ENGINE_ELEMENT_UNITS
+/// lists them: eight unrolled, three block, two strided.
+constexpr unsigned firstElementUnit(ElementClass C) {
+  return static_cast<unsigned>(WorkUnit::Unrolled1I8) +
+         13 * static_cast<unsigned>(C);
 }
-static_assert(elementUnit(ElementClass::Wide, ElementCopy::Strided, 1, 3) ==
-                  WorkUnit::Strided3Wide,
-              "element units are eleven per class, in class order");
-static_assert(elementUnit(ElementClass::I16, ElementCopy::Unrolled, 8) ==
-                  WorkUnit::Unrolled8I16,
-              "unrolled units are in block-length order");
+/// An element of class C copied by the unrolled loop of blocks of
+/// BlockLength (1 to MaxUnrolledBlockLength).
+constexpr WorkUnit unrolledUnit(ElementClass C, int64_t BlockLength) {
+  return static_cast<WorkUnit>(firstElementUnit(C) + unsigned(BlockLength - 1));
+}
+/// The kernel node whose block loop copies the elements.
+enum class BlockLoop : unsigned { HVector, BlkHindx, HIndexed };
+constexpr WorkUnit blockUnit(ElementClass C, BlockLoop L) {
+  return static_cast<WorkUnit>(firstElementUnit(C) + 8 +
+                               static_cast<unsigned>(L));
+}
+/// An element copied by a loop whose step is read at run time, in a kernel
+/// of Levels levels.
+constexpr WorkUnit stridedUnit(ElementClass C, unsigned Levels) {
+  return static_cast<WorkUnit>(firstElementUnit(C) + (Levels >= 3 ? 12 : 11));
+}
+static_assert(stridedUnit(ElementClass::Wide, 3) == WorkUnit::Strided3Wide,
+              "element units are thirteen per class, in class order");
+static_assert(unrolledUnit(ElementClass::I16, 8) == WorkUnit::Unrolled8I16 &&
+                  blockUnit(ElementClass::I16, BlockLoop::HIndexed) ==
+                      WorkUnit::BlockHIndexedI16,
+              "the units of a class are in DDTC_ENGINE_ELEMENT_UNITS order");
 
 /// The name of a unit in a cost table ("loop-iteration"), and what it is.
 const char *getWorkUnitName(WorkUnit U);
