@@ -9,6 +9,7 @@
 #include "ddtc/Engine/YaksaModel.h"
 
 #include "ddtc/IR/Predefined.h"
+#include "ddtc/IR/YaksaBuiltin.h"
 #include "ddtc/Support/Casting.h"
 #include "ddtc/Support/Machine.h"
 
@@ -98,36 +99,38 @@ std::vector<const YNode *> kernelLevels(const YNode *N) {
   return Levels;
 }
 
-/// The class of the C type Yaksa's kernels use for a basic MPI type (its
-/// builtin map: MPI_INT is int32_t, MPI_REAL float, ...).
+/// The class of the C type Yaksa's kernels use for a basic MPI type.
 ElementClass elementClassOf(PredefinedId Id) {
-  switch (Id) {
-  case PredefinedId::Float:
-  case PredefinedId::Real:
+  switch (getYaksaBuiltin(Id)) {
+  case YaksaBuiltin::Int8:
+    return ElementClass::I8;
+  case YaksaBuiltin::Int16:
+    return ElementClass::I16;
+  case YaksaBuiltin::Int32:
+    return ElementClass::I32;
+  case YaksaBuiltin::Int64:
+    return ElementClass::I64;
+  case YaksaBuiltin::Float:
     return ElementClass::F32;
-  case PredefinedId::Double:
-  case PredefinedId::DoublePrecision:
+  case YaksaBuiltin::Double:
     return ElementClass::F64;
-  case PredefinedId::LongDouble:
-  case PredefinedId::CComplex:
-  case PredefinedId::CDoubleComplex:
-  case PredefinedId::CLongDoubleComplex:
-  case PredefinedId::Complex:
-  case PredefinedId::DoubleComplex:
+  case YaksaBuiltin::FloatComplex:
+  case YaksaBuiltin::DoubleComplex:
     return ElementClass::Wide;
-  default: // the integer, character, logical and byte types, by size
-    switch (getPredefinedInfo(Id).Size) {
-    case 1:
-      return ElementClass::I8;
-    case 2:
-      return ElementClass::I16;
-    case 4:
-      return ElementClass::I32;
-    case 8:
-      return ElementClass::I64;
-    default:
-      return ElementClass::Wide;
-    }
+  case YaksaBuiltin::Own: // wchar_t, long double and its complex, by size
+    break;
+  }
+  switch (getPredefinedInfo(Id).Size) {
+  case 1:
+    return ElementClass::I8;
+  case 2:
+    return ElementClass::I16;
+  case 4:
+    return ElementClass::I32;
+  case 8:
+    return ElementClass::I64;
+  default:
+    return ElementClass::Wide;
   }
 }
 

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "YaksaIdentity.h"
 
+#include "ddtc/IR/YaksaBuiltin.h"
+
 namespace ddtc {
 
 namespace {
@@ -19,20 +21,11 @@ const char ZeroLengthIdentity = 0;
 /// Predefined types that Yaksa represents by one object (MPICH maps them to
 /// one Yaksa builtin, or Yaksa makes the integer types of one size share a
 /// handle).
-enum class YaksaBuiltin {
-  Int8,
-  Int16,
-  Int32,
-  Int64,
-  Float,
-  Double,
-  FloatComplex,
-  DoubleComplex,
-  Own
-};
 const char YaksaBuiltinIdentity[static_cast<unsigned>(YaksaBuiltin::Own)] = {};
 
-YaksaBuiltin yaksaBuiltin(PredefinedId Id) {
+} // namespace
+
+YaksaBuiltin getYaksaBuiltin(PredefinedId Id) {
   using P = PredefinedId;
   switch (Id) {
   case P::Char:
@@ -84,12 +77,10 @@ YaksaBuiltin yaksaBuiltin(PredefinedId Id) {
   }
 }
 
-} // namespace
-
 const void *getZeroLengthIdentity() { return &ZeroLengthIdentity; }
 
 const void *getPredefinedIdentity(PredefinedId Id) {
-  YaksaBuiltin B = yaksaBuiltin(Id);
+  YaksaBuiltin B = getYaksaBuiltin(Id);
   return B == YaksaBuiltin::Own
              ? static_cast<const void *>(&getPredefinedInfo(Id))
              : &YaksaBuiltinIdentity[static_cast<unsigned>(B)];
