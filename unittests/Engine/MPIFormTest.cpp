@@ -54,6 +54,53 @@ TEST(MPIFormTest, KeepsTheGivenWhenNothingIsClearlyFaster) {
   EXPECT_TRUE(F.isGiven()) << F.Chosen.Origin << " " << printType(F.Chosen.T);
 }
 
+TEST(MPIFormTest, SeedBucketLayoutGoesInMembers) {
+  // Seed 000's bucket layout at A = 1000: blocks of 999 and 1001 ints.
+  // MPICH copies an index list of several block lengths element by
+  // element, a struct's contiguous members with memcpy.
+  TypeContext Ctx;
+  Normalizer N(Ctx);
+  YaksaModel Model;
+  const Type *Int = Ctx.getPredefined(PredefinedId::Int);
+  std::vector<int64_t> Lengths{999, 1001}, Displs{0, 1002};
+  const Type *Given = *Ctx.getContiguous(
+      2, *Ctx.getResized(0, 8016, *Ctx.getIndexed(Lengths, Displs, Int)));
+  MPIForm F = chooseMPIForm(Given, getFormCandidates(Ctx, N, Given), Model,
+                            getDefaultEngineCosts());
+  EXPECT_STREQ(F.Chosen.Origin, "members") << printType(F.Chosen.T);
+  EXPECT_GE(F.PackGain, 3.0);
+  EXPECT_NE(printType(F.Chosen.T).find("struct("), std::string::npos);
+  EXPECT_TRUE(checkEquivalent(Given, F.Chosen.T).Equivalent);
+  // Short blocks stay an index list: a dispatch per member costs more.
+  std::vector<int64_t> Short{1, 3}, ShortDispls{0, 4};
+  const Type *Small = *Ctx.getContiguous(
+      1024, *Ctx.getResized(0, 32, *Ctx.getIndexed(Short, ShortDispls, Int)));
+  F = chooseMPIForm(Small, getFormCandidates(Ctx, N, Small), Model,
+                    getDefaultEngineCosts());
+  EXPECT_TRUE(F.isGiven()) << F.Chosen.Origin << " " << printType(F.Chosen.T);
+}
+
+TEST(MPIFormTest, EveryCandidateKeepsTheTypemap) {
+  // Not only the chosen form: every candidate is one MPI could be handed.
+  TypeContext Ctx;
+  Normalizer N(Ctx);
+  std::mt19937_64 Rng(16);
+  RandomTypeOptions O;
+  O.MaxBlockLength = 40; // lists of long blocks make members candidates
+  std::map<std::string, unsigned> Origins;
+  for (int I = 0; I < 500; ++I) {
+    const Type *T = randomType(Ctx, Rng, O);
+    for (const FormCandidate &C : getFormCandidates(Ctx, N, T)) {
+      ++Origins[C.Origin];
+      ASSERT_TRUE(checkEquivalent(T, C.T).Equivalent)
+          << C.Origin << "\n"
+          << printType(T) << "\n"
+          << printType(C.T);
+    }
+  }
+  EXPECT_GT(Origins["members"], 20u) << Origins["members"];
+}
+
 TEST(MPIFormTest, RandomTypesKeepTheirTypemap) {
   TypeContext Ctx;
   Normalizer N(Ctx);

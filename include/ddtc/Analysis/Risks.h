@@ -36,7 +36,7 @@ struct MPIFormAdvice {
   std::string Engine;
   /// Empty: keep the description as given. Else the form to describe the
   /// type as, in the report's notation, and where it comes from
-  /// ("canonical", "normal", "pieces").
+  /// ("canonical", "normal", "pieces", "members").
   std::string FormText, Origin;
   /// Modelled MPI_Pack time of a large message, given / form.
   double PackGain = 1;

@@ -42,7 +42,7 @@ struct MPIFormOptions {
 
 struct FormCandidate {
   const Type *T = nullptr;
-  /// "given", "canonical", "normal" or "pieces".
+  /// "given", "canonical", "normal", "pieces" or "members".
   const char *Origin = "given";
 };
 
@@ -61,8 +61,10 @@ struct MPIForm {
 };
 
 /// The candidates ddtc can hand MPI for Given: the canonical form, the
-/// normal form, and a normal form that is a vector cut into pieces under
-/// a contiguous (for sends; MPIForm.cpp), duplicates left out.
+/// normal form, a normal form that is a vector cut into pieces under a
+/// contiguous (for sends), and the given and normal forms with their index
+/// lists of several block lengths as structs of contiguous members (for
+/// MPICH's memcpy per member; MPIForm.cpp), duplicates left out.
 std::vector<FormCandidate> getFormCandidates(TypeContext &Ctx, Normalizer &N,
                                              const Type *Given);
 
