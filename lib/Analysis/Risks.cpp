@@ -88,10 +88,15 @@ void checkNormalForm(const Type *Given, const Type *Normal,
   Gain +=
       "description " + (G.Cost >= N.Cost ? ratio(G.Cost, N.Cost) + " smaller"
                                          : ratio(N.Cost, G.Cost) + " larger");
-  std::string Message = "not in normal form: " + str(G.Pieces) +
-                        " copy pieces, cost " + str(G.Cost) + " as given; " +
-                        str(N.Pieces) + " pieces, cost " + str(N.Cost) +
-                        " normalized (" + Gain + ")";
+  // A type as cheap as its normal form is still worth rewriting for a
+  // library whose engine is faster on another description of it.
+  std::string Message =
+      Normal->isCheaperThan(Given)
+          ? "not in normal form: " + str(G.Pieces) + " copy pieces, cost " +
+                str(G.Cost) + " as given; " + str(N.Pieces) + " pieces, cost " +
+                str(N.Cost) + " normalized (" + Gain + ")"
+          : "as cheap as its normal form (" + str(G.Pieces) +
+                " copy pieces, cost " + str(G.Cost) + ")";
   char Speed[32];
   std::snprintf(Speed, sizeof Speed, "%.1fx", Advice.PackGain);
   if (Rewrite) {
