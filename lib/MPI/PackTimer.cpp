@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <vector>
 
 namespace ddtc {
@@ -87,6 +88,42 @@ std::optional<PackTimes> timePackUnpack(MPI_Datatype T, int Count,
   R.PackSeconds = medianSecondsPerCall(Options, Pack);
   R.UnpackSeconds = medianSecondsPerCall(Options, Unpack);
   return R;
+}
+
+std::optional<std::vector<double>>
+timePackInRounds(std::span<const PackMessage> Messages, unsigned Rounds,
+                 const char *Tool, const char *What, size_t &Failed,
+                 std::string &Err) {
+  std::vector<std::vector<double>> Ns(Messages.size());
+  PackTimerOptions OneBatch;
+  OneBatch.Batches = 1;
+  for (unsigned R = 0; R < Rounds; ++R) {
+    std::fprintf(stderr, "\r%s: round %u/%u of %zu %s", Tool, R + 1, Rounds,
+                 Messages.size(), What);
+    for (size_t I = 0; I < Messages.size(); ++I) {
+      std::optional<PackTimes> Times =
+          timePackUnpack(Messages[I].T, Messages[I].Count, OneBatch, Err);
+      if (!Times) {
+        std::fprintf(stderr, "\n");
+        Failed = I;
+        return std::nullopt;
+      }
+      Ns[I].push_back(Times->PackSeconds * 1e9);
+    }
+  }
+  if (Rounds && !Messages.empty())
+    std::fprintf(stderr, "\n");
+  std::vector<double> Median;
+  for (std::vector<double> &Times : Ns) {
+    if (Times.empty()) {
+      Median.push_back(0);
+      continue;
+    }
+    std::nth_element(Times.begin(), Times.begin() + Times.size() / 2,
+                     Times.end());
+    Median.push_back(Times[Times.size() / 2]);
+  }
+  return Median;
 }
 
 } // namespace ddtc

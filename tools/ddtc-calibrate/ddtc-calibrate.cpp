@@ -288,12 +288,10 @@ int run(const Options &O, const std::vector<MPI_Datatype> &Predefined) {
   std::vector<Probe> Probes = ProbeSet(Ctx).build();
   YaksaModel Model;
 
-  // Every probe built and committed first, then timed in rounds of one
-  // batch each, the median over rounds kept: this VM has spells of minutes
-  // in which everything runs up to 2x slower, and timing the probes one
-  // after another put some probes in a spell and their neighbours out of
-  // it (a fit of median error 16% instead of 9%). In rounds, a spell
-  // costs a round, not a probe.
+  // Every probe built and committed first, then timed in rounds
+  // (timePackInRounds: timed one after another, probes in one of this VM's
+  // slow spells and their neighbours out of it made a fit of median error
+  // 16% instead of 9%).
   std::vector<Handle> Committed;
   std::vector<const Probe *> Used;
   std::vector<EngineWork> Work;
@@ -312,31 +310,19 @@ int run(const Options &O, const std::vector<MPI_Datatype> &Predefined) {
     Used.push_back(&P);
     Work.push_back(Model.packWork(P.T, uint64_t(P.Count)));
   }
-  std::vector<std::vector<double>> Rounds(Used.size());
-  PackTimerOptions OneBatch;
-  OneBatch.Batches = 1;
-  for (unsigned R = 0; R < O.Batches; ++R) {
-    std::fprintf(stderr, "\rddtc calibrate: round %u/%u of %zu probes", R + 1,
-                 O.Batches, Used.size());
-    for (size_t I = 0; I < Used.size(); ++I) {
-      std::string Err;
-      std::optional<PackTimes> Times =
-          timePackUnpack(Committed[I].get(), Used[I]->Count, OneBatch, Err);
-      if (!Times) {
-        std::fprintf(stderr, "\nddtc calibrate: error: probe %s: %s\n",
-                     Used[I]->Name.c_str(), Err.c_str());
-        return 1;
-      }
-      Rounds[I].push_back(Times->PackSeconds * 1e9);
-    }
+  std::vector<PackMessage> Messages;
+  for (size_t I = 0; I < Used.size(); ++I)
+    Messages.push_back({Committed[I].get(), Used[I]->Count});
+  size_t Failed = 0;
+  std::string Err;
+  std::optional<std::vector<double>> Timed = timePackInRounds(
+      Messages, O.Batches, "ddtc calibrate", "probes", Failed, Err);
+  if (!Timed) {
+    std::fprintf(stderr, "ddtc calibrate: error: probe %s: %s\n",
+                 Used[Failed]->Name.c_str(), Err.c_str());
+    return 1;
   }
-  std::fprintf(stderr, "\n");
-  std::vector<double> Measured;
-  for (std::vector<double> &Times : Rounds) {
-    std::nth_element(Times.begin(), Times.begin() + Times.size() / 2,
-                     Times.end());
-    Measured.push_back(Times[Times.size() / 2]);
-  }
+  std::vector<double> Measured = std::move(*Timed);
 
   std::vector<double> X = fitNonNegative(Work, Measured);
   EngineCosts Costs;

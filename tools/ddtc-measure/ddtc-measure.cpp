@@ -39,7 +39,6 @@ struct Probe {
   std::string Name;
   const Handle *H;
   int Count;
-  std::vector<double> Ns;
 };
 
 int run(const std::string &File, unsigned Rounds,
@@ -78,34 +77,25 @@ int run(const std::string &File, unsigned Rounds,
     Handles.push_back(std::move(*H));
     int Large = int(std::clamp<int64_t>((int64_t(1) << 20) / T->size(), 1,
                                         int64_t(1) << 30));
-    Probes.push_back({N.Name, &Handles.back(), 1, {}});
+    Probes.push_back({N.Name, &Handles.back(), 1});
     if (Large > 1)
-      Probes.push_back({N.Name, &Handles.back(), Large, {}});
+      Probes.push_back({N.Name, &Handles.back(), Large});
   }
-  PackTimerOptions OneBatch;
-  OneBatch.Batches = 1;
-  for (unsigned R = 0; R < Rounds; ++R) {
-    std::fprintf(stderr, "\rddtc-measure: round %u/%u of %zu messages", R + 1,
-                 Rounds, Probes.size());
-    for (Probe &P : Probes) {
-      std::string Err;
-      std::optional<PackTimes> Times =
-          timePackUnpack(P.H->get(), P.Count, OneBatch, Err);
-      if (!Times) {
-        std::fprintf(stderr, "\nddtc-measure: %s: %s\n", P.Name.c_str(),
-                     Err.c_str());
-        return 1;
-      }
-      P.Ns.push_back(Times->PackSeconds * 1e9);
-    }
+  std::vector<PackMessage> Messages;
+  for (const Probe &P : Probes)
+    Messages.push_back({P.H->get(), P.Count});
+  size_t Failed = 0;
+  std::string Err;
+  std::optional<std::vector<double>> Ns = timePackInRounds(
+      Messages, Rounds, "ddtc-measure", "messages", Failed, Err);
+  if (!Ns) {
+    std::fprintf(stderr, "ddtc-measure: %s: %s\n", Probes[Failed].Name.c_str(),
+                 Err.c_str());
+    return 1;
   }
-  if (!Probes.empty())
-    std::fprintf(stderr, "\n");
-  for (Probe &P : Probes) {
-    std::nth_element(P.Ns.begin(), P.Ns.begin() + P.Ns.size() / 2, P.Ns.end());
-    std::printf("time %s %d %.1f\n", P.Name.c_str(), P.Count,
-                P.Ns[P.Ns.size() / 2]);
-  }
+  for (size_t I = 0; I < Probes.size(); ++I)
+    std::printf("time %s %d %.1f\n", Probes[I].Name.c_str(), Probes[I].Count,
+                (*Ns)[I]);
   return 0;
 }
 

@@ -13,7 +13,9 @@
 #include <mpi.h>
 
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 namespace ddtc {
 
@@ -33,6 +35,25 @@ struct PackTimes {
 std::optional<PackTimes> timePackUnpack(MPI_Datatype T, int Count,
                                         const PackTimerOptions &Options,
                                         std::string &Err);
+
+/// One message to time: Count instances of the committed type T.
+struct PackMessage {
+  MPI_Datatype T;
+  int Count;
+};
+
+/// Median nanoseconds per MPI_Pack of each message, timed in Rounds rounds
+/// of one batch per message, the median over rounds kept. This VM has
+/// spells of seconds to minutes in which everything runs up to 2x slower:
+/// messages timed one after another put some in a spell and their
+/// neighbours out of it, while in rounds a spell costs a round. Forms of
+/// one type compared this way see the same machine. A progress line
+/// "Tool: round R/N of M What" goes to stderr. On an error, Failed is the
+/// message's index and Err names the call.
+std::optional<std::vector<double>>
+timePackInRounds(std::span<const PackMessage> Messages, unsigned Rounds,
+                 const char *Tool, const char *What, size_t &Failed,
+                 std::string &Err);
 
 } // namespace ddtc
 
