@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <unordered_map>
 
 namespace ddtc {
 
@@ -130,13 +131,24 @@ const Type *listAsMembers(TypeContext &Ctx, const IndexedType *X) {
   return R && sameBounds(*R, X) ? *R : nullptr;
 }
 
-/// T with every qualifying index list rewritten by listAsMembers.
-const Type *listsAsMembers(TypeContext &Ctx, const Type *T) {
+/// T with every qualifying index list rewritten by listAsMembers. Done
+/// once per node: trees share subtrees (a chain of 50 structs of two
+/// copies of the one before is 50 nodes and 2^50 paths).
+const Type *
+listsAsMembers(TypeContext &Ctx, const Type *T,
+               std::unordered_map<const Type *, const Type *> &Done) {
+  auto [It, New] = Done.try_emplace(T, T);
+  if (!New)
+    return It->second;
+  const Type *R = nullptr;
   if (auto *X = dyn_cast<IndexedType>(T))
-    if (const Type *S = listAsMembers(Ctx, X))
-      return S;
-  return Ctx.mapOperands(
-      T, [&](const Type *Op) { return listsAsMembers(Ctx, Op); });
+    R = listAsMembers(Ctx, X);
+  if (!R)
+    R = Ctx.mapOperands(T, [&](const Type *Op) {
+      return listsAsMembers(Ctx, Op, Done);
+    });
+  Done[T] = R;
+  return R;
 }
 
 } // namespace
@@ -159,8 +171,9 @@ std::vector<FormCandidate> getFormCandidates(TypeContext &Ctx, Normalizer &N,
   addPieces(Ctx, Normal, Pieces);
   for (const FormCandidate &C : Pieces)
     Add(C.T, C.Origin);
+  std::unordered_map<const Type *, const Type *> Done;
   for (const Type *From : {Given, Normal}) {
-    const Type *M = listsAsMembers(Ctx, From);
+    const Type *M = listsAsMembers(Ctx, From, Done);
     if (M != From && sameBounds(M, Given))
       Add(M, "members");
   }

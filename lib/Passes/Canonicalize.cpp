@@ -415,6 +415,25 @@ const Type *resizedElement(TypeContext &Ctx, const Type *T) {
   return value(Ctx.getResized(T->lb(), T->extent(), V));
 }
 
+/// resized(lb, r * s, (h)vector(r, 1, s, X)), s > 0 -> contiguous(r,
+/// resized(lb, s, X)): copies that tile the extent, the resized moved onto
+/// the element (cost 9 -> 7). The planners build this form from the
+/// typemap (docs/normalization.md, Reconstruction); a description that
+/// hides the element inside a larger node (the vector as the oldtype of
+/// another) reaches it only through this rewrite.
+const Type *tileCopies(TypeContext &Ctx, const Type *T) {
+  auto *R = dyn_cast<ResizedType>(T);
+  auto *V = R ? dyn_cast<VectorType>(R->getOldType()) : nullptr;
+  if (!V || V->getBlockLength() != 1 || V->getCount() < 2)
+    return nullptr;
+  int64_t S = V->getByteStride(), Whole;
+  if (S <= 0 || __builtin_mul_overflow(S, V->getCount(), &Whole) ||
+      Whole != T->extent())
+    return nullptr;
+  const Type *Element = value(Ctx.getResized(T->lb(), S, V->getOldType()));
+  return Element ? value(Ctx.getContiguous(V->getCount(), Element)) : nullptr;
+}
+
 /// vector(c2, 1, S, vector(c1, b, s, T)) where the outer stride S is c1
 /// inner strides -> vector(c1 * c2, b, s, T)
 const Type *mergeNestedVectors(TypeContext &Ctx, const Type *T) {

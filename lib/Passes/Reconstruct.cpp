@@ -430,11 +430,21 @@ void buildBest(TypeContext &Ctx, Canonicalizer &Canon,
       // Copies of a chunk that tile the extent (Tiled, Block, ... of
       // seed 000): the chunk resized to one stride, repeated
       // contiguously.
+      // Equal blocks at one stride are copies of a one-block chunk:
+      // contiguous(r, resized(MPI_INT)) costs 7 where resized(vector(r, 1,
+      // s, MPI_INT)) costs 9.
+      Plan Copies = P;
+      if (P.Kind == PlanKind::Arith) {
+        Copies.Kind = PlanKind::Repeat;
+        Copies.Children = {Plan::make(PlanKind::Single, P.Begin, P.Begin + 1)};
+      }
       int64_t Whole;
-      if (X && P.Kind == PlanKind::Repeat && P.Stride > 0 &&
-          !__builtin_mul_overflow(int64_t(P.Reps), P.Stride, &Whole) &&
+      if (X && Copies.Kind == PlanKind::Repeat && Copies.Stride > 0 &&
+          !__builtin_mul_overflow(int64_t(Copies.Reps), Copies.Stride,
+                                  &Whole) &&
           Whole == T->extent()) {
-        Expected<const Type *> Tiled = Builder.buildTiled(P, Shift, T->lb());
+        Expected<const Type *> Tiled =
+            Builder.buildTiled(Copies, Shift, T->lb());
         if (Tiled && (*Tiled)->hasSameBounds(T) && (*Tiled)->precedes(*X))
           X = Tiled;
         else if (!Tiled)

@@ -577,6 +577,30 @@ std::vector<Plan> SegmentDP::solve(bool NeedsPlacement) {
       Candidates.push_back(extractPieces(
           0, N, Cut[N], [&](size_t, size_t End) { return size_t(Cut[End]); }));
   }
+  // Copies of a chunk that tile the type's extent are built as
+  // contiguous(r, resized(chunk)) (buildBest in Reconstruct.cpp), cheaper
+  // than the hvector the table prices them as; two copies tie in the table
+  // with one list over everything, which it may keep, and the tiled form
+  // would never be built. So the copies of the shortest period over all
+  // blocks are offered whatever the table chose (a period of one block is
+  // an arithmetic run, which the table always offers).
+  for (size_t Q = 2; Q <= N / 2; ++Q) {
+    if (N % Q || Period[Q][0] < N - Q)
+      continue;
+    const Plan &Top = Candidates.front();
+    if (cell(0, Q).Cost != Inf &&
+        !(Top.Kind == PlanKind::Repeat && Top.Reps == N / Q)) {
+      Plan P = Plan::make(PlanKind::Repeat, 0, N,
+                          plus(cell(0, Q).Cost, VectorCost));
+      P.Reps = N / Q;
+      P.Stride = translation(0, Q);
+      P.Children.push_back(extract(0, Q));
+      if (NeedsPlacement && !P.isShiftable())
+        P.Cost += PlacementCost;
+      Candidates.push_back(std::move(P));
+    }
+    break;
+  }
   std::stable_sort(
       Candidates.begin(), Candidates.end(),
       [](const Plan &A, const Plan &B) { return A.Cost < B.Cost; });

@@ -227,6 +227,32 @@ const Type *splitStructEntries(TypeContext &Ctx, const Type *T) {
   return orNull(Ctx.getStruct(Lengths, Disps, Types));
 }
 
+/// contiguous(r, X) as hvector(r, 1, extent(X), X), the definition of
+/// contiguous; when X is resized(L, s, Y), as hvector(r, 1, s, Y) resized
+/// by the caller to the old bounds. And resized(L, r * s, hvector(r, 1, s,
+/// Y)) back as contiguous(r, resized(L, s, Y)), which has those bounds.
+const Type *copiesAtExtent(TypeContext &Ctx, const Type *T) {
+  if (auto *C = dyn_cast<ContiguousType>(T)) {
+    const Type *X = C->getOldType();
+    if (C->getCount() < 2)
+      return nullptr;
+    if (isa<ResizedType>(X) && X->extent() > 0)
+      return orNull(Ctx.getHVector(C->getCount(), 1, X->extent(),
+                                   X->getOldType()));
+    return orNull(Ctx.getHVector(C->getCount(), 1, X->extent(), X));
+  }
+  auto *V = isa<ResizedType>(T) ? dyn_cast<VectorType>(T->getOldType())
+                                : nullptr;
+  if (!V || V->getBlockLength() != 1 || V->getCount() < 2)
+    return nullptr;
+  int64_t S = V->getByteStride();
+  std::optional<int64_t> Whole = checkedMul(S, V->getCount());
+  if (S <= 0 || !Whole || *Whole != T->extent())
+    return nullptr;
+  const Type *Element = orNull(Ctx.getResized(T->lb(), S, V->getOldType()));
+  return Element ? orNull(Ctx.getContiguous(V->getCount(), Element)) : nullptr;
+}
+
 const Type *rewriteNode(TypeContext &Ctx, const Type *T, Rewriting R) {
   switch (R) {
   case Rewriting::ListedIndex:
@@ -243,6 +269,8 @@ const Type *rewriteNode(TypeContext &Ctx, const Type *T, Rewriting R) {
     return splitStructEntries(Ctx, T);
   case Rewriting::ExpandArrays:
     return T->getExpansion();
+  case Rewriting::CopiesAtExtent:
+    return copiesAtExtent(Ctx, T);
   }
   return nullptr;
 }
@@ -295,6 +323,8 @@ std::string_view getRewritingName(Rewriting R) {
     return "split-struct-entries";
   case Rewriting::ExpandArrays:
     return "expand-arrays";
+  case Rewriting::CopiesAtExtent:
+    return "copies-at-extent";
   }
   return "?";
 }

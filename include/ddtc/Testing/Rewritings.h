@@ -4,7 +4,7 @@
 // the way different programmers (or different MPI calls) describe one
 // layout: index lists spelled out, a struct of one type, nested contiguous
 // types, byte units, one level flattened, struct entries split, arrays
-// expanded. The normal form must not tell them apart
+// expanded, copies at the extent spelled as vectors. The normal form must not tell them apart
 // (unittests/Passes/UniquenessTest.cpp).
 //
 // Each rewriting is applied to every node where it can be, bottom up. A
@@ -41,13 +41,17 @@ enum class Rewriting {
   SplitStructEntries,
   /// subarray and darray as the vectors and index lists MPI builds them of.
   ExpandArrays,
+  /// contiguous(r, X) as hvector(r, 1, extent of X, X), copies of a
+  /// resized element as copies of its oldtype resized as a whole, and
+  /// resized copies of one element back as copies of a resized element.
+  CopiesAtExtent,
 };
 
 inline constexpr Rewriting AllRewritings[] = {
     Rewriting::ListedIndex,      Rewriting::OneTypeStruct,
     Rewriting::NestedContiguous, Rewriting::ByteUnits,
     Rewriting::FlattenLevel,     Rewriting::SplitStructEntries,
-    Rewriting::ExpandArrays};
+    Rewriting::ExpandArrays,     Rewriting::CopiesAtExtent};
 
 std::string_view getRewritingName(Rewriting R);
 
