@@ -433,11 +433,15 @@ void buildBest(TypeContext &Ctx, Canonicalizer &Canon,
       // Equal blocks at one stride are copies of a one-block chunk:
       // contiguous(r, resized(MPI_INT)) costs 7 where resized(vector(r, 1,
       // s, MPI_INT)) costs 9.
-      Plan Copies = P;
+      // (A plan is a tree: it is copied only for this case.)
+      std::optional<Plan> OneBlock;
       if (P.Kind == PlanKind::Arith) {
-        Copies.Kind = PlanKind::Repeat;
-        Copies.Children = {Plan::make(PlanKind::Single, P.Begin, P.Begin + 1)};
+        OneBlock = Plan::make(PlanKind::Repeat, P.Begin, P.End);
+        OneBlock->Reps = P.Reps;
+        OneBlock->Stride = P.Stride;
+        OneBlock->Children = {Plan::make(PlanKind::Single, P.Begin, P.Begin + 1)};
       }
+      const Plan &Copies = OneBlock ? *OneBlock : P;
       int64_t Whole;
       if (X && Copies.Kind == PlanKind::Repeat && Copies.Stride > 0 &&
           !__builtin_mul_overflow(int64_t(Copies.Reps), Copies.Stride,
