@@ -149,9 +149,23 @@ void PackPlan::planLoops(Kernel &K) {
   switch (T->getKind()) {
   case TypeKind::Contiguous: {
     Segment S;
-    S.Child = T->getOldType();
-    S.Count = 1;
-    S.Reps = cast<ContiguousType>(T)->getCount();
+    int64_t Count = cast<ContiguousType>(T)->getCount();
+    const Type *Old = T->getOldType();
+    if (isa<ResizedType>(Old) && Count > 1 &&
+        Old->extent() != Old->getOldType()->extent()) {
+      // contiguous(r, resized(lb, s, X)), the normal form of copies that
+      // tile an extent: r copies of X, s bytes apart -- a strided loop
+      // over X, as for vector(r, 1, s, X), so that X's density decides
+      // the copy (a dense X: one move per copy, unrolled when small).
+      S.Child = Old->getOldType();
+      S.Count = static_cast<uint64_t>(Count);
+      S.Stride = Old->extent();
+      S.Reps = 1;
+    } else {
+      S.Child = Old;
+      S.Count = 1;
+      S.Reps = Count;
+    }
     Segments.push_back(std::move(S));
     break;
   }

@@ -128,6 +128,25 @@ TEST_F(PackPlanTest, RepetitionsOfSparseChildCallItsKernel) {
   EXPECT_EQ(K.Id, 1u);
 }
 
+TEST_F(PackPlanTest, CopiesOfResizedElementAreAStridedLoop) {
+  // contiguous(100, resized(0, 12, MPI_INT)), the normal form of one int
+  // of every three: the same loop as vector(100, 1, 3, MPI_INT) -- 100
+  // elements 12 bytes apart, each one dense int, unrolled (small moves at
+  // a short stride) -- not 100 calls of the resized int's kernel.
+  for (const Type *T : {*Ctx.getContiguous(100, *Ctx.getResized(0, 12, Int)),
+                        *Ctx.getVector(100, 1, 3, Int)}) {
+    const Kernel &K = plan(T); // valid until the next plan()
+    ASSERT_EQ(K.Segments.size(), 1u);
+    const Segment &S = K.Segments[0];
+    EXPECT_EQ(S.Child, Int);
+    EXPECT_TRUE(S.DenseChild);
+    EXPECT_EQ(S.Count, 100u);
+    EXPECT_EQ(S.Stride, 12);
+    EXPECT_EQ(S.Reps, 1);
+    EXPECT_EQ(S.Unroll, 8u);
+  }
+}
+
 TEST_F(PackPlanTest, ResizedAndDupAreLookedThrough) {
   const Type *V = *Ctx.getVector(30, 1, 2, Int);
   PackPlan P;
