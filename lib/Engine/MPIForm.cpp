@@ -78,9 +78,8 @@ constexpr size_t MaxMembers = 1024;
 
 /// T's bounds and data, as MPI sees them, equal Want's.
 bool sameBounds(const Type *T, const Type *Want) {
-  return T->size() == Want->size() && T->lb() == Want->lb() &&
-         T->extent() == Want->extent() && T->trueLb() == Want->trueLb() &&
-         T->trueExtent() == Want->trueExtent();
+  return T->hasSameBounds(Want) && T->size() == Want->size() &&
+         T->trueLb() == Want->trueLb() && T->trueExtent() == Want->trueExtent();
 }
 
 /// An index list of blocks of several lengths over a dense element, as a
@@ -100,14 +99,11 @@ const Type *listAsMembers(TypeContext &Ctx, const IndexedType *X) {
   std::span<const int64_t> Lengths = X->getBlockLengths();
   std::vector<int64_t> Ones, Displs;
   std::vector<const Type *> Members;
-  int64_t First = 0;
   for (size_t I = 0; I < Lengths.size(); ++I) {
     if (Lengths[I] == 0)
       continue;
     if (Members.size() == MaxMembers)
       return nullptr;
-    if (Members.empty())
-      First = Lengths[I];
     Expected<const Type *> M = Ctx.getContiguous(Lengths[I], Old);
     if (!M)
       return nullptr;
@@ -119,7 +115,7 @@ const Type *listAsMembers(TypeContext &Ctx, const IndexedType *X) {
   bool OneLength =
       std::all_of(Members.begin(), Members.end(),
                   [&](const Type *M) { return M == Members.front(); });
-  if (Members.size() < 2 || OneLength || First <= 0)
+  if (Members.size() < 2 || OneLength)
     return nullptr;
   Expected<const Type *> S = Ctx.getStruct(Ones, Displs, Members);
   if (!S)

@@ -429,11 +429,10 @@ void buildBest(TypeContext &Ctx, Canonicalizer &Canon,
       X = Ctx.getResized(T->lb(), T->extent(), *X);
       // Copies of a chunk that tile the extent (Tiled, Block, ... of
       // seed 000): the chunk resized to one stride, repeated
-      // contiguously.
-      // Equal blocks at one stride are copies of a one-block chunk:
-      // contiguous(r, resized(MPI_INT)) costs 7 where resized(vector(r, 1,
-      // s, MPI_INT)) costs 9.
-      // (A plan is a tree: it is copied only for this case.)
+      // contiguously. Equal blocks at one stride are copies of a
+      // one-block chunk too: contiguous(r, resized(MPI_INT)) costs 7 where
+      // resized(vector(r, 1, s, MPI_INT)) costs 9. (A plan is a tree: the
+      // one-block repetition is made only for an arithmetic plan.)
       std::optional<Plan> OneBlock;
       if (P.Kind == PlanKind::Arith) {
         OneBlock = Plan::make(PlanKind::Repeat, P.Begin, P.End);
