@@ -4,6 +4,7 @@
 #include "ddtc/Support/ByteSize.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -90,13 +91,25 @@ MPI_Datatype SplitSends::typeFor(uint64_t Bytes) {
   // sizes, new sizes go contiguous.
   if (Types.size() == MaxTypes)
     return MPI_DATATYPE_NULL;
+  MPI_Datatype New;
+#if MPI_VERSION >= 4
   MPI_Count Lengths[2] = {static_cast<MPI_Count>(Bytes - Tail),
                           static_cast<MPI_Count>(Tail)};
   MPI_Count Displs[2] = {0, static_cast<MPI_Count>(Bytes + Gap - Tail)};
-  MPI_Datatype New;
   if (PMPI_Type_create_hindexed_c(2, Lengths, Displs, MPI_PACKED, &New) !=
       MPI_SUCCESS)
     return MPI_DATATYPE_NULL;
+#else
+  // An MPI-3 library (Open MPI 4.1) has no large-count constructor; the
+  // window is far below INT_MAX, and a larger size goes contiguous.
+  if (Bytes > static_cast<uint64_t>(INT_MAX))
+    return MPI_DATATYPE_NULL;
+  int Lengths[2] = {static_cast<int>(Bytes - Tail), static_cast<int>(Tail)};
+  MPI_Aint Displs[2] = {0, static_cast<MPI_Aint>(Bytes + Gap - Tail)};
+  if (PMPI_Type_create_hindexed(2, Lengths, Displs, MPI_PACKED, &New) !=
+      MPI_SUCCESS)
+    return MPI_DATATYPE_NULL;
+#endif
   if (PMPI_Type_commit(&New) != MPI_SUCCESS) {
     PMPI_Type_free(&New);
     return MPI_DATATYPE_NULL;
