@@ -24,6 +24,10 @@
 //            lines the message touches in its typed buffer and P its packed
 //            size: the bandwidth of the roofline over pack's footprint
 //            (Roofline.h)
+//   walk     one byte loaded from each of those L lines in address order
+//            (walk-read, pack's typed buffer) and stored into each
+//            (walk-write, unpack's): touching the lines and nothing else
+//            (Roofline.h)
 //
 // Before timing, every pack result (ddtc, mpi-n, hand) must equal MPI_Pack
 // and every unpack result (ddtc, hand) must equal MPI_Unpack, byte for
@@ -355,6 +359,9 @@ void comparePacked(const std::string &Name, const char *What,
        std::to_string(I) + " of " + std::to_string(N));
 }
 
+/// Where the line walk's loads go, so that the compiler keeps them.
+volatile uint64_t WalkSink;
+
 Row benchType(const std::string &Name, const Type *T, Library &Lib,
               MpiBuilder &Builder, const Options &O) {
   Row R;
@@ -380,7 +387,8 @@ Row benchType(const std::string &Name, const Type *T, Library &Lib,
     while (WAll.next(Run))
       ++R.Runs;
   }
-  R.Lines = countLines(Blocks, T->extent(), Count);
+  std::vector<int64_t> LineStarts;
+  R.Lines = countLines(Blocks, T->extent(), Count, &LineStarts);
   Seed000Layout Layout;
   int A = 0;
   R.HandIsGeneric = !parseSeed000Name(Name, Layout, A);
@@ -478,6 +486,12 @@ Row benchType(const std::string &Name, const Type *T, Library &Lib,
   Ms.push_back({"memcpy_L", [&] {
                   std::memcpy(LinesTo.data(), LinesFrom.data(), MemcpyBytes);
                 }});
+  // The line walk (Roofline.h): touching the lines alone, read in pack's
+  // typed buffer and written in unpack's.
+  Ms.push_back({"walk_read", [&] {
+                  WalkSink = walkLinesRead(SrcBase, LineStarts);
+                }});
+  Ms.push_back({"walk_write", [&] { walkLinesWrite(DstBase, LineStarts); }});
   Ms.push_back({"ddtc_unpack", [&] {
                   E.Unpack(Ref.data(), static_cast<size_t>(Count), DstBase);
                 }});

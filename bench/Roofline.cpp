@@ -38,7 +38,8 @@ int64_t mergeIntervals(std::vector<Interval> &V) {
 
 /// Distinct lines of disjoint sorted intervals (two intervals may share a
 /// line at their ends).
-int64_t linesOf(const std::vector<Interval> &V, int64_t *Full = nullptr) {
+int64_t linesOf(const std::vector<Interval> &V, int64_t *Full = nullptr,
+                std::vector<int64_t> *Starts = nullptr) {
   int64_t Lines = 0, FullLines = 0, Last = INT64_MIN;
   for (const Interval &I : V) {
     int64_t First = floorLine(I.first), End = floorLine(I.second - 1);
@@ -46,6 +47,11 @@ int64_t linesOf(const std::vector<Interval> &V, int64_t *Full = nullptr) {
       ++First;
     if (First <= End)
       Lines += End - First + 1;
+    // A byte of the message in each line: the walk never leaves the typed
+    // buffer's allocation.
+    if (Starts)
+      for (int64_t L = First; L <= End; ++L)
+        Starts->push_back(std::max(L * LineBytes, I.first));
     Last = End;
     // Lines covered from end to end by this interval.
     int64_t FullFirst = floorLine(I.first + LineBytes - 1);
@@ -61,7 +67,7 @@ int64_t linesOf(const std::vector<Interval> &V, int64_t *Full = nullptr) {
 } // namespace
 
 LineCount countLines(std::span<const Block> Instance, int64_t Extent,
-                     int64_t Count) {
+                     int64_t Count, std::vector<int64_t> *Starts) {
   LineCount C;
   std::vector<Interval> One;
   for (const Block &B : Instance)
@@ -78,8 +84,20 @@ LineCount countLines(std::span<const Block> Instance, int64_t Extent,
     C.InstanceLines += linesOf(Shifted);
   }
   C.OverlapBytes = mergeIntervals(All);
-  C.Lines = linesOf(All, &C.FullLines);
+  C.Lines = linesOf(All, &C.FullLines, Starts);
   return C;
+}
+
+uint64_t walkLinesRead(const uint8_t *Base, std::span<const int64_t> Starts) {
+  uint64_t Sum = 0;
+  for (int64_t S : Starts)
+    Sum += Base[S];
+  return Sum;
+}
+
+void walkLinesWrite(uint8_t *Base, std::span<const int64_t> Starts) {
+  for (int64_t S : Starts)
+    Base[S] = static_cast<uint8_t>(S);
 }
 
 int64_t boundBytes(const LineCount &C, int64_t Packed) {

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace ddtc::bench {
 
@@ -40,9 +41,22 @@ struct LineCount {
 /// instance has the contiguous blocks Instance (typemap order), with byte 0
 /// of the typemap on a line boundary (the benchmark's typed buffers are
 /// 64-byte aligned). Sorts the message's blocks once: n log n in their
-/// number.
+/// number. With Starts, also lists for every distinct line, in address
+/// order, the offset of one byte of the message in it (the line walk below).
 LineCount countLines(std::span<const Block> Instance, int64_t Extent,
-                     int64_t Count);
+                     int64_t Count, std::vector<int64_t> *Starts = nullptr);
+
+/// The line walk: one byte loaded from every line at Starts (offsets from
+/// Base), in address order, and nothing else. Not a bound (another order or
+/// several streams may be faster) but the time the simplest loop takes to
+/// touch the message's lines on this machine: where it is far above the
+/// roofline's time, the lines' placement (one per page, misses one after
+/// another), not bandwidth, sets the pace, and no copy can beat it by much.
+uint64_t walkLinesRead(const uint8_t *Base, std::span<const int64_t> Starts);
+
+/// The same walk storing one byte into every line: what an unpack must at
+/// least do to the typed buffer (each store reads its line first).
+void walkLinesWrite(uint8_t *Base, std::span<const int64_t> Starts);
 
 /// Bytes that pack and unpack of a message must move, with P packed bytes:
 ///   pack    reads the L lines and writes P packed bytes;

@@ -27,6 +27,14 @@ so the machine's bandwidth at that footprint is
 2 * memcpy_L_bytes / seconds["memcpy_L"]; the bound of pack + unpack is
 bound_bytes at that bandwidth, and a method's fraction is the bound over its
 pack + unpack time.
+
+Line walk (files since session 19; older ones have no walk_* methods): the
+time of touching the message's lines alone, walk_read (one byte loaded per
+line, in address order) + walk_write (one byte stored per line) + memcpy
+(the packed stream, written by pack and read by unpack). Where the lines are
+far apart, misses and page walks one after another take longer than the
+roofline's bandwidth says; the refined bound is the larger of the two, and
+a method's refined fraction is that over its pack + unpack time.
 """
 import json
 import math
@@ -90,6 +98,19 @@ def bound_seconds(t):
 def fraction(t, pack, unpack):
     s = t["seconds"]
     return bound_seconds(t) / (s[pack] + s[unpack])
+
+
+def walk_seconds(t):
+    """Touching the lines alone (module docstring), or None in older files."""
+    s = t["seconds"]
+    if "walk_read" not in s:
+        return None
+    return s["walk_read"] + s["walk_write"] + s["memcpy"]
+
+
+def refined_fraction(t, pack, unpack):
+    s = t["seconds"]
+    return max(bound_seconds(t), walk_seconds(t)) / (s[pack] + s[unpack])
 
 
 def geomean(values):
@@ -180,14 +201,18 @@ def main(argv):
     print()
 
     # Roofline.
+    walked = all(walk_seconds(t) is not None for t in ref["types"])
     head = ["type", "lines MB", "full lines", "shared lines", "memcpy GB/s at footprint", "bound µs",
             "ddtc", names[0]] + names[1:] + ["hand"]
+    if walked:
+        head += ["line walk µs", "ddtc, refined"]
     print("Roofline: fraction of the bound reached by pack + unpack (1 = at the bound):")
     print()
     print(row(head))
     print(row(["---"] + ["--:"] * (len(head) - 1)))
     fractions = []
     below = []
+    refined_below = []
     for t in ref["types"]:
         o = [x.get(t["name"]) for x in others]
         s = t["seconds"]
@@ -207,6 +232,11 @@ def main(argv):
                  "%.2f" % fraction(t, "mpi_pack", "mpi_unpack")]
         cells += ["%.2f" % fraction(x, "mpi_pack", "mpi_unpack") if x else "–" for x in o]
         cells += ["%.2f" % fraction(t, "hand_pack", "hand_unpack")]
+        if walked:
+            r = refined_fraction(t, "ddtc_pack", "ddtc_unpack")
+            cells += ["%.1f" % (walk_seconds(t) * 1e6), "%.2f" % r]
+            if not overlapping and r < 0.8:
+                refined_below.append("%s %.2f" % (t["name"], r))
         print(row(cells))
     print()
 
@@ -217,6 +247,10 @@ def main(argv):
     print("ddtc at >= 0.8 of the roofline: %d of %d types whose instances do not overlap%s"
           % (len(fractions) - len(below), len(fractions),
              "; below: " + ", ".join(below) if below else ""))
+    if walked:
+        print("ddtc at >= 0.8 of the refined bound (the larger of the roofline and the line walk): "
+              "%d of %d%s" % (len(fractions) - len(refined_below), len(fractions),
+                             "; below: " + ", ".join(refined_below) if refined_below else ""))
     print("slower than a peer (pack or unpack): %d" % len(slower))
     for line in slower:
         print("  " + line)

@@ -561,6 +561,7 @@ void SourcePrinter::printEntryPoints(const NamedType &N) {
   if (T->extent())
     Inst = Inst.plus("Off(i) * " + Extent);
   std::string Root = needsRoot(T) ? copyFn(Plan.getKernel(T)) : "";
+  unsigned RootUnroll = needsRoot(T) ? Plan.rootUnrollFactor(T) : 0;
   for (bool Pack : {true, false}) {
     W.line();
     std::string In = Pack ? "B" : "P", Out = Pack ? "P" : "B";
@@ -581,6 +582,8 @@ void SourcePrinter::printEntryPoints(const NamedType &N) {
       W.line("xfer<" + Arg + ">(" + Address().plus(T->lb()).print() +
              ", P, count * " + Size + ");");
     } else {
+      if (RootUnroll) // PlanOptions::UnrollFactor
+        W.line("#pragma GCC unroll " + str(uint64_t{RootUnroll}));
       W.line("for (std::size_t i = 0; i < count; ++i)");
       W.line("  P = " + Root + "<" + Arg + ">(" + Inst.print() + ", P);");
     }

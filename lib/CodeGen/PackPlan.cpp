@@ -265,6 +265,27 @@ unsigned PackPlan::unrollFactor(const Segment &S) const {
   return O.UnrollFactor;
 }
 
+unsigned PackPlan::rootUnrollFactor(const Type *T) {
+  const PlanOptions &O = Options;
+  if (O.UnrollFactor < 2 || T->getLayout().isDense())
+    return 0;
+  // An instance of a few short blocks: every block a short move, and at
+  // most a line's worth of them per trip (seed 000's Block and Alternating
+  // units at A = 2, two blocks of 16 bytes in all, gained as much as the
+  // one-block Tiled unit; docs/emit.md).
+  const Kernel &K = getKernel(T);
+  if (K.Shape != KernelShape::Block && K.Shape != KernelShape::Runs)
+    return 0;
+  for (const ByteBlock &B : K.Runs)
+    if (B.Length > O.UnrollMaxElementBytes)
+      return 0;
+  int64_t Extent = T->extent();
+  if (T->size() > 4 * O.UnrollMaxElementBytes ||
+      Extent <= -O.UnrollMaxStride || Extent >= O.UnrollMaxStride)
+    return 0;
+  return O.UnrollFactor;
+}
+
 bool PackPlan::keepScalar(const Segment &S) const {
   // Small moves a line or four moves or more apart, or from a table
   // (PlanOptions::ScalarMinStride): a vector load would carry at most a

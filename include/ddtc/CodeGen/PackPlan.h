@@ -204,6 +204,13 @@ public:
 
   const PlanOptions &getOptions() const { return Options; }
 
+  /// The unroll mark of the loop over the instances of a message of T
+  /// (PlanOptions::UnrollFactor; 0: not marked): when an instance is a few
+  /// short blocks (each at most UnrollMaxElementBytes, at most four times
+  /// that in all) and the extent is short, that loop is the same short-move
+  /// loop as a segment's (seed 000's Tiled unit at A = 2: 8 bytes every 16).
+  unsigned rootUnrollFactor(const Type *T);
+
 private:
   void planLoops(Kernel &K);
   void planTiling(Kernel &K);
