@@ -386,6 +386,11 @@ void SourcePrinter::printTiledCopy(const Kernel &K) {
   W.open("for (Off r0 = 0; r0 < " + Rows + "; r0 += " + TR + ") {");
   Bound("r1", "r0", TR, Rows, T.Rows, T.TileRows);
   W.open("for (Off c = c0; c < c1; ++c) {");
+  // A column of a tile is a few rows: unrolled, the loop no longer
+  // mispredicts its exit at every column (512 x 512 doubles: 2.0-2.2x
+  // pack, 1.05-1.4x unpack; docs/emit.md).
+  if (!T.Planes && T.TileRows > 1)
+    W.line("#pragma GCC unroll " + TR);
   W.open("for (Off r = r0; r < r1; ++r) {");
   Address A = Address()
                   .plus(scaled("c", T.ColumnStride))
