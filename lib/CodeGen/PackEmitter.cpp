@@ -264,22 +264,7 @@ void SourcePrinter::printTables(const Kernel &K) {
   for (size_t SI = 0; SI < K.Segments.size(); ++SI) {
     const Segment &S = K.Segments[SI];
     bool Loop = !unrolled(S);
-    if (!S.AddressOrder.empty() && Loop) {
-      // PlanOptions::AddressOrderMaxPackedBytes: the displacements sorted,
-      // and where each element's bytes go in the segment's packed span
-      // (below 32 KiB: two bytes each).
-      std::vector<int64_t> Sorted, Positions;
-      int64_t Bytes = S.Reps * S.Child->size();
-      for (uint64_t K : S.AddressOrder) {
-        Sorted.push_back(S.Disps[K]);
-        Positions.push_back(static_cast<int64_t>(K) * Bytes);
-      }
-      W.line("const Off " + table("sdisps", K, SI) +
-             "[] = " + initializerList(Sorted) + ";");
-      W.line("const unsigned short " + table("spos", K, SI) +
-             "[] = " + initializerList(Positions) + ";");
-    }
-    if (!S.Strided && ((Loop && S.AddressOrder.empty()) || Range))
+    if (!S.Strided && (Loop || Range))
       W.line("const Off " + table("disps", K, SI) +
              "[] = " + initializerList(S.Disps) + ";");
     if (!S.uniformReps() && (Loop || Range))
@@ -417,36 +402,6 @@ void SourcePrinter::printSegmentCopy(const Kernel &K, size_t SI) {
     for (uint64_t I = 0; I < S.Count; ++I)
       printElementCopy(S, Address().plus(S.dispAt(I)), str(S.repsAt(I)), "Pack",
                        "P");
-    return;
-  }
-  if (!S.AddressOrder.empty()) {
-    // PlanOptions::AddressOrderMaxPackedBytes: the typed side in address
-    // order, each element to (pack) or from (unpack) its packed position.
-    std::string Bytes = str(S.Reps * S.Child->size());
-    W.open("for (Off k = 0; k < " + str(S.Count) + "; ++k) {");
-    if (S.Prefetch) {
-      std::string Ahead = "(k + " + str(S.Prefetch) + ")";
-      W.line("if (" + Ahead + " < " + str(S.Count) + ")");
-      W.line("  prefetch<Pack>(" +
-             Address()
-                 .plus(table("sdisps", K, SI) + "[" + Ahead + "]")
-                 .plus(S.Child->lb())
-                 .print() +
-             ");");
-    }
-    std::string At = Address()
-                         .plus(table("sdisps", K, SI) + "[k]")
-                         .plus(S.Child->lb())
-                         .print();
-    if (S.Scalar) { // PlanOptions::ScalarMinStride
-      W.line("char *E = " + At + ";");
-      W.line("keepScalar(E);");
-      At = "E";
-    }
-    W.line(xferFn(S.Reps * S.Child->size()) + "<Pack>(" + At + ", P + " +
-           table("spos", K, SI) + "[k], " + Bytes + ");");
-    W.close();
-    W.line("P += " + str(S.PackedSize) + ";");
     return;
   }
   if (S.Unroll) // PlanOptions::UnrollFactor

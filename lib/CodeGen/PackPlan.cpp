@@ -226,8 +226,6 @@ void PackPlan::planLoops(Kernel &K) {
         S.PackedSize += static_cast<uint64_t>(R) * ChildSize;
     Packed += S.PackedSize;
     S.Prefetch = prefetchDistance(S);
-    if (S.Prefetch)
-      S.AddressOrder = addressOrder(S);
     S.Unroll = unrollFactor(S);
     S.Scalar = keepScalar(S);
     K.Segments.push_back(std::move(S));
@@ -251,36 +249,6 @@ uint64_t PackPlan::prefetchDistance(const Segment &S) const {
       ElementBytes > Options.PrefetchMaxElementBytes)
     return 0;
   return D;
-}
-
-std::vector<uint64_t> PackPlan::addressOrder(const Segment &S) const {
-  // A prefetching table walk (uniform small elements of a dense child) whose
-  // packed span fits the first-level caches, whose elements are out of
-  // order, at least one per AddressOrderMaxGapBytes of the span, and
-  // disjoint: copied in another order, overlapping elements would unpack
-  // to other bytes than MPI's.
-  int64_t Bytes = S.Reps * S.Child->size();
-  if (Options.AddressOrderMaxPackedBytes <= 0 ||
-      S.PackedSize > static_cast<uint64_t>(Options.AddressOrderMaxPackedBytes))
-    return {};
-  if (std::is_sorted(S.Disps.begin(), S.Disps.end()))
-    return {};
-  // Dense enough that the sorted walk moves from line to next line.
-  auto [Lo, Hi] = std::minmax_element(S.Disps.begin(), S.Disps.end());
-  uint64_t Span = static_cast<uint64_t>(*Hi + Bytes - *Lo);
-  if (Span > S.Count * static_cast<uint64_t>(Options.AddressOrderMaxGapBytes))
-    return {};
-  std::vector<uint64_t> Order(S.Count);
-  for (uint64_t K = 0; K < S.Count; ++K)
-    Order[K] = K;
-  // Stable: equal displacements (which overlap) are refused below anyway.
-  std::stable_sort(Order.begin(), Order.end(), [&](uint64_t A, uint64_t B) {
-    return S.Disps[A] < S.Disps[B];
-  });
-  for (uint64_t K = 1; K < S.Count; ++K)
-    if (S.Disps[Order[K]] < S.Disps[Order[K - 1]] + Bytes)
-      return {};
-  return Order;
 }
 
 unsigned PackPlan::unrollFactor(const Segment &S) const {

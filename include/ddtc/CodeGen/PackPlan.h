@@ -76,21 +76,6 @@ struct PlanOptions {
   /// GB/s against 1.2 without, 8 ahead did nothing, 16 and 32 half as much
   /// (docs/emit.md, "Prefetching").
   unsigned PrefetchDistance = 64;
-  /// A table walk that prefetches (below), whose elements are disjoint, out
-  /// of address order and on average at most AddressOrderMaxGapBytes
-  /// apart, and whose packed bytes span at most AddressOrderMaxPackedBytes,
-  /// is walked in address order instead, still prefetching: the typed side
-  /// becomes a walk from each line to the next, which the hardware's
-  /// stream prefetcher follows and which takes each page once, and the
-  /// packed side, small enough to stay in the first-level caches, takes
-  /// the random order (each element's packed position is a second table).
-  /// SPECFEM3D_oc (877 random 4-byte elements per 51 KB instance, one per
-  /// 58 bytes): 1.55-1.6x pack, 0.96-1.11x unpack; sparser walks lost
-  /// (LAMMPS_atomic, one element per 118-355 bytes: 0.66-0.92x), whose
-  /// sorted addresses skip lines irregularly (docs/emit.md, "Address
-  /// order"). 0: never.
-  int64_t AddressOrderMaxPackedBytes = 32768;
-  int64_t AddressOrderMaxGapBytes = 64;
   /// Elements of at most this many bytes are prefetched: a longer block is
   /// a stream of its own, which the hardware follows.
   int64_t PrefetchMaxElementBytes = 64;
@@ -156,11 +141,6 @@ struct Segment {
   unsigned Unroll = 0;
   /// The loop is kept from being vectorized (PlanOptions::ScalarMinStride).
   bool Scalar = false;
-  /// An index table walked in address order (PlanOptions::
-  /// AddressOrderMaxPackedBytes): the elements' indices sorted by
-  /// displacement; element k still packs at k * its size. Empty: typemap
-  /// order. pack_range always walks typemap order.
-  std::vector<uint64_t> AddressOrder;
 
   bool uniformReps() const { return RepsList.empty(); }
   int64_t repsAt(uint64_t K) const { return Reps ? Reps : RepsList[K]; }
@@ -237,7 +217,6 @@ private:
   bool planesInFlight(uint64_t Co, uint64_t AbsSo, uint64_t Ci, uint64_t AbsSi,
                       uint64_t Bytes) const;
   uint64_t prefetchDistance(const Segment &S) const;
-  std::vector<uint64_t> addressOrder(const Segment &S) const;
   unsigned unrollFactor(const Segment &S) const;
   bool keepScalar(const Segment &S) const;
 
