@@ -51,7 +51,8 @@ LineCount countLines(std::span<const Block> Instance, int64_t Extent,
 /// several streams may be faster) but the time the simplest loop takes to
 /// touch the message's lines on this machine: where it is far above the
 /// roofline's time, the lines' placement (one per page, misses one after
-/// another), not bandwidth, sets the pace, and no copy can beat it by much.
+/// another), not bandwidth, sets the pace; only a copy that keeps several
+/// of those streams in flight beats it (ddtc's planes in flight do).
 uint64_t walkLinesRead(const uint8_t *Base, std::span<const int64_t> Starts);
 
 /// The same walk storing one byte into every line: what an unpack must at
