@@ -259,10 +259,16 @@ unsigned PackPlan::unrollFactor(const Segment &S) const {
   if (O.UnrollFactor < 2 || !S.Strided || S.Prefetch || !S.DenseChild ||
       !S.uniformReps() || S.Count <= O.UnrollFactor ||
       S.Count <= O.MaxUnrolledLoop ||
-      S.Reps * S.Child->size() > O.UnrollMaxElementBytes ||
-      S.Stride <= -O.UnrollMaxStride || S.Stride >= O.UnrollMaxStride)
+      !shortMoves(S.Reps * S.Child->size(), S.Stride))
     return 0;
   return O.UnrollFactor;
+}
+
+bool PackPlan::shortMoves(int64_t MoveBytes, int64_t Stride) const {
+  // PlanOptions::UnrollMaxElementBytes and UnrollMaxStride.
+  const PlanOptions &O = Options;
+  return MoveBytes <= O.UnrollMaxElementBytes && Stride > -O.UnrollMaxStride &&
+         Stride < O.UnrollMaxStride;
 }
 
 unsigned PackPlan::rootUnrollFactor(const Type *T) {
@@ -277,13 +283,9 @@ unsigned PackPlan::rootUnrollFactor(const Type *T) {
   if (K.Shape != KernelShape::Block && K.Shape != KernelShape::Runs)
     return 0;
   for (const ByteBlock &B : K.Runs)
-    if (B.Length > O.UnrollMaxElementBytes)
+    if (!shortMoves(B.Length, T->extent()))
       return 0;
-  int64_t Extent = T->extent();
-  if (T->size() > 4 * O.UnrollMaxElementBytes ||
-      Extent <= -O.UnrollMaxStride || Extent >= O.UnrollMaxStride)
-    return 0;
-  return O.UnrollFactor;
+  return T->size() <= 4 * O.UnrollMaxElementBytes ? O.UnrollFactor : 0;
 }
 
 bool PackPlan::keepScalar(const Segment &S) const {

@@ -426,9 +426,9 @@ const Type *tileCopies(TypeContext &Ctx, const Type *T) {
   auto *V = R ? dyn_cast<VectorType>(R->getOldType()) : nullptr;
   if (!V || V->getBlockLength() != 1 || V->getCount() < 2)
     return nullptr;
-  int64_t S = V->getByteStride(), Whole;
-  if (S <= 0 || __builtin_mul_overflow(S, V->getCount(), &Whole) ||
-      Whole != T->extent())
+  int64_t S = V->getByteStride();
+  std::optional<int64_t> Whole = checkedMul(S, V->getCount());
+  if (S <= 0 || !Whole || *Whole != T->extent())
     return nullptr;
   const Type *Element = value(Ctx.getResized(T->lb(), S, V->getOldType()));
   return Element ? value(Ctx.getContiguous(V->getCount(), Element)) : nullptr;

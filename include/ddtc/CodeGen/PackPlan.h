@@ -218,6 +218,7 @@ private:
                       uint64_t Bytes) const;
   uint64_t prefetchDistance(const Segment &S) const;
   unsigned unrollFactor(const Segment &S) const;
+  bool shortMoves(int64_t MoveBytes, int64_t Stride) const;
   bool keepScalar(const Segment &S) const;
 
   PlanOptions Options;
