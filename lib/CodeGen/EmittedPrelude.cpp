@@ -73,6 +73,53 @@ template <class Ptr> inline void keepScalar(Ptr &E) {
 #endif
 }
 
+// Moves a square of a transpose through registers: 16 / Lanes-byte blocks,
+// Lanes rows of Lanes consecutive blocks in the user's buffer (row i at
+// B + i * BS) and as many columns in the packed stream (column j at
+// P + j * PS). A transpose is its own inverse: the same shuffles take rows
+// to columns (pack) and columns to rows (unpack). One 16-byte load and
+// store per row instead of Lanes of each: unpack, whose stores wait for
+// their lines, 1.3-1.9x (docs/emit.md, "Transposes in registers"). GNU
+// vector extensions, where the compiler has __builtin_shufflevector
+// (clang, g++ 12); other compilers get the scalar nest.
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
+#define DDTC_TRANSPOSE_IN_REGISTERS 1
+template <bool Pack, int Lanes>
+inline void transposeSquare(char *B, Off BS, char *P, Off PS) {
+  typedef int V4 __attribute__((vector_size(16)));
+  typedef long long V2 __attribute__((vector_size(16)));
+  char *From = Pack ? B : P, *To = Pack ? P : B;
+  const Off FS = Pack ? BS : PS, TS = Pack ? PS : BS;
+  if (Lanes == 2) {
+    V2 R0, R1;
+    std::memcpy(&R0, From, 16);
+    std::memcpy(&R1, From + FS, 16);
+    V2 C0 = __builtin_shufflevector(R0, R1, 0, 2);
+    V2 C1 = __builtin_shufflevector(R0, R1, 1, 3);
+    std::memcpy(To, &C0, 16);
+    std::memcpy(To + TS, &C1, 16);
+  } else {
+    V4 R0, R1, R2, R3;
+    std::memcpy(&R0, From, 16);
+    std::memcpy(&R1, From + FS, 16);
+    std::memcpy(&R2, From + 2 * FS, 16);
+    std::memcpy(&R3, From + 3 * FS, 16);
+    V4 A0 = __builtin_shufflevector(R0, R1, 0, 4, 1, 5);
+    V4 A1 = __builtin_shufflevector(R0, R1, 2, 6, 3, 7);
+    V4 A2 = __builtin_shufflevector(R2, R3, 0, 4, 1, 5);
+    V4 A3 = __builtin_shufflevector(R2, R3, 2, 6, 3, 7);
+    V4 C0 = __builtin_shufflevector(A0, A2, 0, 1, 4, 5);
+    V4 C1 = __builtin_shufflevector(A0, A2, 2, 3, 6, 7);
+    V4 C2 = __builtin_shufflevector(A1, A3, 0, 1, 4, 5);
+    V4 C3 = __builtin_shufflevector(A1, A3, 2, 3, 6, 7);
+    std::memcpy(To, &C0, 16);
+    std::memcpy(To + TS, &C1, 16);
+    std::memcpy(To + 2 * TS, &C2, 16);
+    std::memcpy(To + 3 * TS, &C3, 16);
+  }
+}
+#endif
+
 // Walks bytes [F, L) of the packed stream of a sequence of elements of E
 // packed bytes each: Whole(k, P) copies element k, Part(k, P, A, Z) its
 // bytes [A, Z), to or from the stream at P; both return the end of the

@@ -163,6 +163,8 @@ private:
   void printTables(const Kernel &K);
   void printCopy(const Kernel &K);
   void printTiledCopy(const Kernel &K);
+  void printSquares(const Tiling &T, const Address &A, const std::string &Rows,
+                    const std::string &TC, const std::string &TR);
   void printRange(const Kernel &K);
   void printSegmentCopy(const Kernel &K, size_t SI);
   void printSegmentRange(const Kernel &K, size_t SI, const std::string &Lo,
@@ -370,6 +372,12 @@ void SourcePrinter::printTiledCopy(const Kernel &K) {
   Bound("c1", "c0", TC, Cols, T.Columns, T.TileColumns);
   W.open("for (Off r0 = 0; r0 < " + Rows + "; r0 += " + TR + ") {");
   Bound("r1", "r0", TR, Rows, T.Rows, T.TileRows);
+  Address A = Address()
+                  .plus(scaled("c", T.ColumnStride))
+                  .plus(scaled("r", T.RowStride))
+                  .plus(T.Offset);
+  if (T.Lanes)
+    printSquares(T, A, Rows, TC, TR);
   W.open("for (Off c = c0; c < c1; ++c) {");
   // A column of a tile is a few rows: unrolled, the loop no longer
   // mispredicts its exit at every column (512 x 512 doubles: 2.0-2.2x
@@ -377,10 +385,6 @@ void SourcePrinter::printTiledCopy(const Kernel &K) {
   if (!T.Planes && T.TileRows > 1)
     W.line("#pragma GCC unroll " + TR);
   W.open("for (Off r = r0; r < r1; ++r) {");
-  Address A = Address()
-                  .plus(scaled("c", T.ColumnStride))
-                  .plus(scaled("r", T.RowStride))
-                  .plus(T.Offset);
   std::string At = A.print();
   if (T.Scalar) { // PlanOptions::ScalarMinStride
     W.line("char *E = " + At + ";");
@@ -394,6 +398,35 @@ void SourcePrinter::printTiledCopy(const Kernel &K) {
   W.close();
   W.close();
   W.line("return P + " + str(static_cast<uint64_t>(K.size())) + ";");
+}
+
+void SourcePrinter::printSquares(const Tiling &T, const Address &A,
+                                 const std::string &Rows, const std::string &TC,
+                                 const std::string &TR) {
+  // PlanOptions::UnpackTransposeInRegisters: unpack takes a full tile
+  // Lanes x Lanes blocks at a time (the prelude's transposeSquare), where
+  // the compiler has the vector extensions; pack, and partial tiles, go on
+  // to the nest of single moves below.
+  std::string L = str(uint64_t{T.Lanes});
+  std::string Full = "!Pack";
+  if (T.Columns % T.TileColumns != 0)
+    Full += " && c1 - c0 == " + TC;
+  if (T.Rows % T.TileRows != 0)
+    Full += " && r1 - r0 == " + TR;
+  W.line("#if defined(DDTC_TRANSPOSE_IN_REGISTERS)");
+  W.open("if (" + Full + ") {");
+  W.open("for (Off c = c0; c < c1; c += " + L + ") {");
+  W.line("#pragma GCC unroll " + str(T.TileRows / T.Lanes));
+  W.open("for (Off r = r0; r < r1; r += " + L + ") {");
+  W.line("transposeSquare<Pack, " + L + ">(" + A.print() + ", " +
+         str(T.RowStride) + ", P + (c * " + Rows + " + r) * " +
+         str(T.BlockBytes) + ", " +
+         str(static_cast<int64_t>(T.Rows) * T.BlockBytes) + ");");
+  W.close();
+  W.close();
+  W.line("continue;");
+  W.close();
+  W.line("#endif");
 }
 
 void SourcePrinter::printSegmentCopy(const Kernel &K, size_t SI) {

@@ -389,6 +389,15 @@ void PackPlan::planTiling(Kernel &K) {
   }
   Tl.TileColumns = std::min<uint64_t>(std::max(Options.TileColumns, 1u), Co);
   Tl.TileRows = std::min<uint64_t>(std::max(Options.TileRows, 1u), IS.Count);
+  // A square of Lanes x Lanes blocks is one 16-byte row in the user's
+  // buffer (adjacent columns) and one in the packed stream (adjacent rows
+  // of a column); full tiles are whole squares.
+  if (Options.UnpackTransposeInRegisters && (BlockBytes == 4 || BlockBytes == 8) &&
+      So == BlockBytes) {
+    unsigned Lanes = static_cast<unsigned>(16 / BlockBytes);
+    if (Tl.TileColumns % Lanes == 0 && Tl.TileRows % Lanes == 0)
+      Tl.Lanes = Lanes;
+  }
 }
 
 bool PackPlan::planesInFlight(uint64_t Co, uint64_t AbsSo, uint64_t Ci,

@@ -58,6 +58,15 @@ struct PlanOptions {
   /// row (whole cache lines) and touch at most 64 pages of the packed side.
   unsigned TileColumns = 64;
   unsigned TileRows = 8;
+  /// Unpack moves the full tiles of a transpose of 4- or 8-byte blocks
+  /// whose columns are adjacent (column stride = block) through registers,
+  /// a square of 4 x 4 or 2 x 2 blocks per 16-byte load and store of each
+  /// row: the stores into the user's rows, which wait for their lines, are
+  /// 2-4x fewer. 768 x 2,048 ints 1.6-1.9x, 512 x 512 doubles 1.3-1.5x;
+  /// pack, whose loads are bound by the lines they fill, was 0.8-0.96x so
+  /// and keeps one move per block (docs/emit.md, "Transposes in
+  /// registers").
+  bool UnpackTransposeInRegisters = true;
   /// Planes in flight: a loop over planes (at least a page apart) of a
   /// loop over small blocks at most one per cache line, which in typemap
   /// order waits for one miss and, every few blocks, one page walk at a
@@ -159,6 +168,9 @@ struct Tiling {
   int64_t Offset = 0;
   int64_t BlockBytes = 0;
   uint64_t TileColumns = 0, TileRows = 0;
+  /// Unpack moves full tiles Lanes x Lanes blocks at a time through
+  /// registers (PlanOptions::UnpackTransposeInRegisters); 0: never.
+  unsigned Lanes = 0;
   /// Columns are planes copied several at a time (PlanOptions::
   /// PlanesInFlight), not the columns of a transpose.
   bool Planes = false;
