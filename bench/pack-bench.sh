@@ -5,7 +5,7 @@
 # compiles each into a shared object with `g++ -O2` (portable: no -march),
 # runs ddtc-pack-bench on them with MPICH -- and with Open MPI, if a second
 # build of the benchmark is given -- and prints the tables of
-# bench/pack-report.py.
+# bench/pack-report.py (bench/pack-plot.py draws them).
 #
 #   sh bench/pack-bench.sh BUILD_DIR [ddtc-pack-bench options...]
 #
