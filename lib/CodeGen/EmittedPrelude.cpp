@@ -145,6 +145,29 @@ inline char *rangeOf(std::size_t E, std::size_t F, std::size_t L, char *P,
   return Rest ? Part(K, P, 0, Rest) : P;
 }
 
+// The same, but the whole elements in one call: Wholes(k0, k1, P) copies
+// elements [k0, k1), so that a kernel can visit them in an order of its own
+// (the tiles of a transpose).
+template <class WholesFn, class PartFn>
+inline char *rangeOfSpans(std::size_t E, std::size_t F, std::size_t L, char *P,
+                          WholesFn Wholes, PartFn Part) {
+  if (F >= L)
+    return P;
+  Off K = Off(F / E);
+  std::size_t A = F % E;
+  if (A != 0) { // starts inside element K
+    std::size_t Z = L - F < E - A ? A + (L - F) : E;
+    P = Part(K, P, A, Z);
+    F += Z - A;
+    ++K;
+  }
+  Off N = Off((L - F) / E);
+  std::size_t Rest = (L - F) % E;
+  if (N > 0)
+    P = Wholes(K, K + N, P);
+  return Rest ? Part(K + N, P, 0, Rest) : P;
+}
+
 // The same for elements of different sizes: element k holds the packed
 // bytes [Starts[k], Starts[k + 1]).
 template <class WholeFn, class PartFn>

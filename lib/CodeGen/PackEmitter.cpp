@@ -146,6 +146,9 @@ private:
   static std::string rangeFn(const Kernel &K) {
     return "range" + std::to_string(K.Id);
   }
+  static std::string tileFn(const Kernel &K) {
+    return "tile" + std::to_string(K.Id);
+  }
   static std::string table(const char *What, const Kernel &K, size_t S) {
     return What + std::to_string(K.Id) + "_" + std::to_string(S);
   }
@@ -163,8 +166,11 @@ private:
   void printTables(const Kernel &K);
   void printCopy(const Kernel &K);
   void printTiledCopy(const Kernel &K);
-  void printSquares(const Tiling &T, const Address &A, const std::string &Rows,
-                    const std::string &TC, const std::string &TR);
+  void printTileSpan(const Kernel &K);
+  void printTiledRange(const Kernel &K);
+  void printTileNest(const Kernel &K, bool Span);
+  void printSquares(const Tiling &T, const Address &A, const std::string &Column,
+                    bool TestColumns, bool TestRows);
   void printRange(const Kernel &K);
   void printSegmentCopy(const Kernel &K, size_t SI);
   void printSegmentRange(const Kernel &K, size_t SI, const std::string &Lo,
@@ -250,8 +256,11 @@ void SourcePrinter::printKernel(const Kernel &K) {
   W.line("// node " + std::to_string(K.Id) + ": " + shorten(printType(K.T)));
   printTables(K);
   printCopy(K);
-  if (NeedsRange[K.Id])
+  if (NeedsRange[K.Id]) {
+    if (K.tiled())
+      printTileSpan(K);
     printRange(K);
+  }
   W.line();
 }
 
@@ -358,26 +367,55 @@ void SourcePrinter::printTiledCopy(const Kernel &K) {
   else
     W.line("// transpose: " + Cols + " columns x " + Rows + " rows of " +
            str(T.BlockBytes) + "-byte blocks, in tiles of " + TC + " x " + TR);
+  printTileNest(K, false);
+  W.line("return P + " + str(static_cast<uint64_t>(K.size())) + ";");
+}
+
+void SourcePrinter::printTileSpan(const Kernel &K) {
+  // The tile nest over the whole columns [cA, cB) of a byte range, packed
+  // from P on: pack_range and unpack_range of a long range (a piece of a
+  // pipelined message) are as fast as pack and unpack.
+  W.open("template <bool Pack> inline char *" + tileFn(K) +
+         "(char *B, char *P, Off cA, Off cB) {");
+  printTileNest(K, true);
+  W.line("return P + (cB - cA) * " +
+         str(static_cast<int64_t>(K.Tile.Rows) * K.Tile.BlockBytes) + ";");
+  W.close();
+}
+
+void SourcePrinter::printTileNest(const Kernel &K, bool Span) {
+  const Tiling &T = K.Tile;
+  std::string Cols = str(static_cast<int64_t>(T.Columns));
+  std::string Rows = str(static_cast<int64_t>(T.Rows));
+  std::string TC = str(static_cast<int64_t>(T.TileColumns));
+  std::string TR = str(static_cast<int64_t>(T.TileRows));
+  // Columns [0, Columns) in the copy kernel, [cA, cB) in a span, whose
+  // packed stream starts at column cA.
+  std::string Lo = Span ? "cA" : "0", Hi = Span ? "cB" : Cols;
+  std::string Column = Span ? "(c - cA)" : "c";
   // A last partial tile needs a bound; full tiles get a constant trip count
   // the compiler can unroll.
-  auto Bound = [&](const char *Var, const char *Lo, const std::string &Tile,
-                   const std::string &N, uint64_t Count, uint64_t TileN) {
-    if (Count % TileN == 0)
-      W.line(std::string("const Off ") + Var + " = " + Lo + " + " + Tile + ";");
+  auto Bound = [&](const char *Var, const char *From, const std::string &Tile,
+                   const std::string &N, bool Divides) {
+    if (Divides)
+      W.line(std::string("const Off ") + Var + " = " + From + " + " + Tile +
+             ";");
     else
-      W.line(std::string("const Off ") + Var + " = std::min<Off>(" + Lo +
+      W.line(std::string("const Off ") + Var + " = std::min<Off>(" + From +
              " + " + Tile + ", " + N + ");");
   };
-  W.open("for (Off c0 = 0; c0 < " + Cols + "; c0 += " + TC + ") {");
-  Bound("c1", "c0", TC, Cols, T.Columns, T.TileColumns);
+  bool FullColumns = !Span && T.Columns % T.TileColumns == 0;
+  bool FullRows = T.Rows % T.TileRows == 0;
+  W.open("for (Off c0 = " + Lo + "; c0 < " + Hi + "; c0 += " + TC + ") {");
+  Bound("c1", "c0", TC, Hi, FullColumns);
   W.open("for (Off r0 = 0; r0 < " + Rows + "; r0 += " + TR + ") {");
-  Bound("r1", "r0", TR, Rows, T.Rows, T.TileRows);
+  Bound("r1", "r0", TR, Rows, FullRows);
   Address A = Address()
                   .plus(scaled("c", T.ColumnStride))
                   .plus(scaled("r", T.RowStride))
                   .plus(T.Offset);
   if (T.Lanes)
-    printSquares(T, A, Rows, TC, TR);
+    printSquares(T, A, Column, !FullColumns, !FullRows);
   W.open("for (Off c = c0; c < c1; ++c) {");
   // A column of a tile is a few rows: unrolled, the loop no longer
   // mispredicts its exit at every column (512 x 512 doubles: 2.0-2.2x
@@ -391,35 +429,36 @@ void SourcePrinter::printTiledCopy(const Kernel &K) {
     W.line("keepScalar(E);");
     At = "E";
   }
-  W.line(xferFn(T.BlockBytes) + "<Pack>(" + At + ", P + (c * " + Rows +
-         " + r) * " + str(T.BlockBytes) + ", " + str(T.BlockBytes) + ");");
+  W.line(xferFn(T.BlockBytes) + "<Pack>(" + At + ", P + (" + Column + " * " +
+         Rows + " + r) * " + str(T.BlockBytes) + ", " + str(T.BlockBytes) +
+         ");");
   W.close();
   W.close();
   W.close();
   W.close();
-  W.line("return P + " + str(static_cast<uint64_t>(K.size())) + ";");
 }
 
 void SourcePrinter::printSquares(const Tiling &T, const Address &A,
-                                 const std::string &Rows, const std::string &TC,
-                                 const std::string &TR) {
+                                 const std::string &Column, bool TestColumns,
+                                 bool TestRows) {
   // PlanOptions::UnpackTransposeInRegisters: unpack takes a full tile
   // Lanes x Lanes blocks at a time (the prelude's transposeSquare), where
   // the compiler has the vector extensions; pack, and partial tiles, go on
   // to the nest of single moves below.
   std::string L = str(uint64_t{T.Lanes});
+  std::string Rows = str(static_cast<int64_t>(T.Rows));
   std::string Full = "!Pack";
-  if (T.Columns % T.TileColumns != 0)
-    Full += " && c1 - c0 == " + TC;
-  if (T.Rows % T.TileRows != 0)
-    Full += " && r1 - r0 == " + TR;
+  if (TestColumns)
+    Full += " && c1 - c0 == " + str(static_cast<int64_t>(T.TileColumns));
+  if (TestRows)
+    Full += " && r1 - r0 == " + str(static_cast<int64_t>(T.TileRows));
   W.line("#if defined(DDTC_TRANSPOSE_IN_REGISTERS)");
   W.open("if (" + Full + ") {");
   W.open("for (Off c = c0; c < c1; c += " + L + ") {");
   W.line("#pragma GCC unroll " + str(T.TileRows / T.Lanes));
   W.open("for (Off r = r0; r < r1; r += " + L + ") {");
   W.line("transposeSquare<Pack, " + L + ">(" + A.print() + ", " +
-         str(T.RowStride) + ", P + (c * " + Rows + " + r) * " +
+         str(T.RowStride) + ", P + (" + Column + " * " + Rows + " + r) * " +
          str(T.BlockBytes) + ", " +
          str(static_cast<int64_t>(T.Rows) * T.BlockBytes) + ");");
   W.close();
@@ -507,6 +546,10 @@ void SourcePrinter::printRange(const Kernel &K) {
            std::to_string(K.Runs.size()) + ");");
     break;
   case KernelShape::Loops:
+    if (K.tiled()) {
+      printTiledRange(K);
+      break;
+    }
     if (K.Segments.size() == 1) {
       printSegmentRange(K, 0, "F", "L");
     } else {
@@ -523,6 +566,31 @@ void SourcePrinter::printRange(const Kernel &K) {
     break;
   }
   W.close();
+}
+
+void SourcePrinter::printTiledRange(const Kernel &K) {
+  // The whole columns of the range go through the tile nest, a partial
+  // first or last column through the column's own range function. Column c
+  // is the one segment's element c, or its copy c of one element
+  // (planTiling): in both, the child at Disp0 + c x ColumnStride.
+  const Tiling &T = K.Tile;
+  const Segment &S = K.Segments[0];
+  Address Column =
+      Address().plus(scaled("c", T.ColumnStride)).plus(S.Disp0);
+  // One column alone is the column's own loop: tiles of one column only
+  // add their nest (768 x 2,048 ints in 8 KiB pieces: 0.8x).
+  W.open("return rangeOfSpans(" +
+         str(static_cast<int64_t>(T.Rows) * T.BlockBytes) +
+         ", F, L, P, [&](Off cA, Off cB, char *Q) {");
+  W.line("if (cB - cA == 1)");
+  W.line("  return " + copyFn(*S.ChildKernel) + "<Pack>(" +
+         Address().plus(scaled("cA", T.ColumnStride)).plus(S.Disp0).print() +
+         ", Q);");
+  W.line("return " + tileFn(K) + "<Pack>(B, Q, cA, cB);");
+  W.middle("}, [&](Off c, char *Q, std::size_t A, std::size_t Z) {");
+  W.line("return " + rangeFn(*S.ChildKernel) + "<Pack>(" + Column.print() +
+         ", Q, A, Z);");
+  W.close("});");
 }
 
 void SourcePrinter::printSegmentRange(const Kernel &K, size_t SI,
