@@ -193,7 +193,7 @@ struct Kernel {
   std::vector<Segment> Segments;
   /// Loops: the node is a transpose, whose copy kernel visits tiles
   /// (Tile.Columns != 0); its Segments still describe it in typemap order
-  /// (for pack_range).
+  /// (the range function's partial columns go through the child's).
   Tiling Tile;
 
   bool tiled() const { return Tile.Columns != 0; }
