@@ -8,7 +8,8 @@ from ddtc-bench results (bench/comm-bench.sh), per file and operation:
   - for messages above 4 KiB: the cases where ddtc is slower than mpi,
     mpi-normalized or mpi-pack by more than the noise (5%), named;
   - how far the ddtc variant is from reference + kernel_us (its kernels'
-    time measured alone): the cases beyond 10%, named.
+    time: rank 0's alone, every rank's at once for MPI_Allgather, as the
+    operation runs them): the cases beyond 10%, named.
 
 Prints Markdown."""
 import json

@@ -97,7 +97,9 @@ public:
   /// The time the ddtc variant spends in its kernels on the operation's
   /// critical path, in microseconds (local; medians of Nrep calls each):
   /// ping-pong 2 x (pack + unpack), MPI_Bcast pack + unpack, MPI_Allgather
-  /// pack + unpack of every rank's instances; 0 for a dense type.
+  /// pack + unpack of every rank's instances; 0 for a dense type. For
+  /// MPI_Allgather collective over MPI_COMM_WORLD (every rank's kernels run
+  /// at once, as in the operation); otherwise rank 0 alone.
   double kernelMicroseconds(int Nrep);
 
   /// Correctness, once before timing (local; the caller agrees over the
