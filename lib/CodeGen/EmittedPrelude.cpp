@@ -79,7 +79,7 @@ template <class Ptr> inline void keepScalar(Ptr &E) {
 // P + j * PS). A transpose is its own inverse: the same shuffles take rows
 // to columns (pack) and columns to rows (unpack). One 16-byte load and
 // store per row instead of Lanes of each: unpack, whose stores wait for
-// their lines, 1.3-1.9x (docs/emit.md, "Transposes in registers"). GNU
+// their lines, 1.1-1.8x (docs/emit.md, "Transposes in registers"). GNU
 // vector extensions, where the compiler has __builtin_shufflevector
 // (clang, g++ 12); other compilers get the scalar nest.
 #if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)

@@ -62,10 +62,10 @@ struct PlanOptions {
   /// whose columns are adjacent (column stride = block) through registers,
   /// a square of 4 x 4 or 2 x 2 blocks per 16-byte load and store of each
   /// row: the stores into the user's rows, which wait for their lines, are
-  /// 2-4x fewer. 768 x 2,048 ints 1.6-1.9x, 512 x 512 doubles 1.3-1.5x;
-  /// pack, whose loads are bound by the lines they fill, was 0.8-0.96x so
-  /// and keeps one move per block (docs/emit.md, "Transposes in
-  /// registers").
+  /// 2-4x fewer. Unpack of 768 x 2,048 ints 1.3-1.6x, 512 x 512 doubles
+  /// 1.1-1.2x, 1,024 x 1,024 doubles 1.8x; pack, whose stores wait for
+  /// their lines to be fetched, was 0.8-1.0x so and keeps one move per
+  /// block (docs/emit.md, "Transposes in registers").
   bool UnpackTransposeInRegisters = true;
   /// Planes in flight: a loop over planes (at least a page apart) of a
   /// loop over small blocks at most one per cache line, which in typemap
