@@ -13,7 +13,9 @@ namespace {
 
 /// Types with more contiguous blocks are not normalized at commit: the
 /// reconstruction is near-linear, but a commit should not take seconds.
-/// They pass through, and the report says why.
+/// They pass through, and the report says why -- unless built exactly as
+/// the description a kernel was emitted for, which binds by its
+/// fingerprint without being normalized.
 constexpr uint64_t MaxBindBlocks = uint64_t(1) << 20;
 
 /// Layout keys remembered by the fingerprint of the type they were
@@ -62,18 +64,19 @@ BindingTable::KeyResult BindingTable::keyOf(TypeContext &Ctx, const Type *T) {
   if (!KernelRegistry::get().hasShape(static_cast<uint64_t>(T->size()),
                                       T->extent()))
     return {std::nullopt, "no kernel of this size and extent"};
-  if (T->getLayout().Blocks.Count > MaxBindBlocks)
-    return {std::nullopt, std::to_string(T->getLayout().Blocks.Count) +
-                              " contiguous blocks, more than the " +
-                              std::to_string(MaxBindBlocks) +
-                              " the runtime normalizes at commit"};
   // The description a kernel was emitted for, built again (a trace's
-  // kernels in the traced program): its key is the kernel's.
+  // kernels in the traced program): its key is the kernel's, with nothing
+  // to normalize, however many blocks it has.
   if (const LoadedKernel *L =
           KernelRegistry::get().lookupGiven(T->getFingerprint()))
     return {LayoutKey{Fingerprint{L->Kernel->key_hi, L->Kernel->key_lo},
                       T->trueLb()},
             ""};
+  if (T->getLayout().Blocks.Count > MaxBindBlocks)
+    return {std::nullopt, std::to_string(T->getLayout().Blocks.Count) +
+                              " contiguous blocks, more than the " +
+                              std::to_string(MaxBindBlocks) +
+                              " the runtime normalizes at commit"};
   std::pair<uint64_t, uint64_t> Print(T->getFingerprint().Hi,
                                       T->getFingerprint().Lo);
   {
