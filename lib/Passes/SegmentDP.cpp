@@ -279,8 +279,17 @@ Cell SegmentDP::bestFor(size_t I, size_t J,
     Consider(PlanKind::Single, B[I].Count == 1 ? 0 : ContiguousCost);
     return Best;
   }
-  if (Period[1][I] >= M - 1)
+  if (Period[1][I] >= M - 1) {
+    // Copies of one block at one stride: a vector, whose own cost is the
+    // least any plan of two or more blocks has (every other constructor
+    // costs more or holds a vector), so nothing below can be strictly
+    // cheaper. Returning here keeps long arithmetic progressions -- a
+    // column of 2,048 rows, every such cell of its table -- from trying
+    // every repetition of every divisor (1 s for vector(2048, 1, 3,
+    // MPI_INT)).
     Consider(PlanKind::Arith, VectorCost);
+    return Best;
+  }
 
   // R copies of a chunk of Q blocks, R ascending: by Divisors[M], or by
   // the row's chain lengths when they are fewer (the same pairs, in the
