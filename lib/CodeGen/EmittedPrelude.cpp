@@ -121,33 +121,10 @@ inline void transposeSquare(char *B, Off BS, char *P, Off PS) {
 #endif
 
 // Walks bytes [F, L) of the packed stream of a sequence of elements of E
-// packed bytes each: Whole(k, P) copies element k, Part(k, P, A, Z) its
-// bytes [A, Z), to or from the stream at P; both return the end of the
-// bytes they copied.
-template <class WholeFn, class PartFn>
-inline char *rangeOf(std::size_t E, std::size_t F, std::size_t L, char *P,
-                     WholeFn Whole, PartFn Part) {
-  if (F >= L)
-    return P;
-  Off K = Off(F / E);
-  std::size_t A = F % E;
-  if (A != 0) { // starts inside element K
-    std::size_t Z = L - F < E - A ? A + (L - F) : E;
-    P = Part(K, P, A, Z);
-    F += Z - A;
-    ++K;
-  }
-  // The whole elements in a loop of their own, which the compiler treats
-  // as the copy kernel's loop (a piece of a pipeline is mostly these).
-  std::size_t N = (L - F) / E, Rest = (L - F) % E;
-  for (; N > 0; --N, ++K)
-    P = Whole(K, P);
-  return Rest ? Part(K, P, 0, Rest) : P;
-}
-
-// The same, but the whole elements in one call: Wholes(k0, k1, P) copies
-// elements [k0, k1), so that a kernel can visit them in an order of its own
-// (the tiles of a transpose).
+// packed bytes each: Wholes(k0, k1, P) copies the whole elements [k0, k1)
+// (in an order of its own if it likes: the tiles of a transpose),
+// Part(k, P, A, Z) the bytes [A, Z) of element k, to or from the stream at
+// P; both return the end of the bytes they copied.
 template <class WholesFn, class PartFn>
 inline char *rangeOfSpans(std::size_t E, std::size_t F, std::size_t L, char *P,
                           WholesFn Wholes, PartFn Part) {
@@ -166,6 +143,19 @@ inline char *rangeOfSpans(std::size_t E, std::size_t F, std::size_t L, char *P,
   if (N > 0)
     P = Wholes(K, K + N, P);
   return Rest ? Part(K + N, P, 0, Rest) : P;
+}
+
+// The same with Whole(k, P) copying element k: the whole elements in a
+// loop of their own, which the compiler treats as the copy kernel's loop
+// (a piece of a pipeline is mostly these).
+template <class WholeFn, class PartFn>
+inline char *rangeOf(std::size_t E, std::size_t F, std::size_t L, char *P,
+                     WholeFn Whole, PartFn Part) {
+  return rangeOfSpans(E, F, L, P, [&](Off K0, Off K1, char *Q) {
+    for (Off K = K0; K < K1; ++K)
+      Q = Whole(K, Q);
+    return Q;
+  }, Part);
 }
 
 // The same for elements of different sizes: element k holds the packed
