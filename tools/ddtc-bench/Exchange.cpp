@@ -473,13 +473,8 @@ double Exchange::kernelMicroseconds(int Nrep) {
   if (dense()) // no kernel on the path
     return 0;
   std::vector<double> Pack(Nrep), Unpack(Nrep);
-  // In MPI_Allgather every rank packs and unpacks at the same time, sharing
-  // the last-level cache and the memory with the others: the kernels are
-  // timed so, every rank in step. Elsewhere one rank's kernels run while
-  // the other waits, and rank 0 times them alone.
-  bool AllRanks = O == Op::Allgather;
   for (int I = 0; I < Nrep; ++I) {
-    if (AllRanks)
+    if (kernelsOnEveryRank()) // in step, as the operation runs them
       MPI_Barrier(MPI_COMM_WORLD);
     double Start = MPI_Wtime();
     U.Kernel->pack(TypedSend.base(), size_t(Count), PackSend.base());

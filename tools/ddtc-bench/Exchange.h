@@ -98,9 +98,14 @@ public:
   /// critical path, in microseconds (local; medians of Nrep calls each):
   /// ping-pong 2 x (pack + unpack), MPI_Bcast pack + unpack, MPI_Allgather
   /// pack + unpack of every rank's instances; 0 for a dense type. For
-  /// MPI_Allgather collective over MPI_COMM_WORLD (every rank's kernels run
-  /// at once, as in the operation); otherwise rank 0 alone.
+  /// Collective over MPI_COMM_WORLD when kernelsOnEveryRank(); otherwise
+  /// rank 0 calls it alone.
   double kernelMicroseconds(int Nrep);
+  /// In MPI_Allgather every rank packs and unpacks at the same time, sharing
+  /// the last-level cache and the memory with the others: its kernels are
+  /// timed so, every rank in step. Elsewhere one rank's kernels run while
+  /// the other waits, and rank 0 times them alone.
+  bool kernelsOnEveryRank() const { return O == Op::Allgather; }
 
   /// Correctness, once before timing (local; the caller agrees over the
   /// ranks). resetReceive() refills every receive buffer with its pattern;

@@ -393,14 +393,9 @@ int run(int Argc, char **Argv) {
         P.step(U.Name + " " + getName(Which) + " count " +
                std::to_string(C.Count));
       }
-      for (Measurement &Mm : Ms) {
-        if (Mm.V != Variant::Ddtc)
-          continue;
-        if (Which == Op::Allgather) // every rank (Exchange.h)
+      for (Measurement &Mm : Ms)
+        if (Mm.V == Variant::Ddtc && (X.kernelsOnEveryRank() || Rank == 0))
           Mm.KernelUs = X.kernelMicroseconds(Nrep);
-        else if (Rank == 0)
-          Mm.KernelUs = X.kernelMicroseconds(Nrep);
-      }
       if (Rank == 0)
         R.Results.insert(R.Results.end(), Ms.begin(), Ms.end());
     }
