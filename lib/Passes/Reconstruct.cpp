@@ -503,17 +503,21 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
     if (std::optional<std::vector<Block>> R = regroupPairs(*Blocks, Pair))
       Sequences.push_back(std::move(*R));
   }
-  // And cut to a common run length, where the dynamic program plans it:
-  // copies that touch, one run in the typemap, can be cheaper as copies.
-  if (Blocks->size() <= Options.DPBlocks) {
+  Sequences.insert(Sequences.begin(), std::move(*Blocks));
+  // And each cut to a common run length, where the dynamic program plans
+  // it: copies that touch, one run in the typemap, can be cheaper as
+  // copies. Pairs too: copies of an indexed list of MPI_SHORT_INT join
+  // their pairs, as copies of one of MPI_INT join their ints.
+  for (size_t I = 0, E = Sequences.size(); I < E; ++I) {
+    if (Sequences[I].size() > Options.DPBlocks)
+      continue;
     if (std::optional<std::vector<Block>> C =
-            cutRuns(*Blocks, Options.DPBlocks, false))
+            cutRuns(Sequences[I], Options.DPBlocks, false))
       Sequences.push_back(std::move(*C));
     if (std::optional<std::vector<Block>> C =
-            cutRuns(*Blocks, Options.ElementCutBlocks, true))
+            cutRuns(Sequences[I], Options.ElementCutBlocks, true))
       Sequences.push_back(std::move(*C));
   }
-  Sequences.insert(Sequences.begin(), std::move(*Blocks));
   recon::PlannerLimits Limits{Options.DPBlocks, Options.StructWindow};
   // reconstruct() keeps T unless the rebuilt tree is at least as cheap. A
   // built tree's total cost is its description size (not below its plan's
