@@ -1,12 +1,13 @@
 //===- lib/Passes/Reconstruct.cpp - Optimal trees from typemaps -----------===//
 //
 // Flattens a typemap into blocks, asks the planners (BlockPlan.h) for the
-// cheapest plan and builds it. The planners see the typemap four ways:
+// cheapest plan and builds it. The planners see the typemap five ways:
 // as its maximal runs, with the components of pair types regrouped into
-// pairs, with its runs cut to their common length (where copies of a
-// chunk touch, their runs join) and, if short, cut to single elements;
-// and, through ElementSequence.h, as copies of each element of the given
-// and the rebuilt trees. Every plan is built relative to its first block;
+// pairs, with the runs of either cut to their common length (where copies
+// of a chunk touch, their runs join) and, if short, cut to single
+// elements; where a cut is copies of one chunk, with its runs merged again
+// within each group of copies; and, through ElementSequence.h, as copies
+// of each element of the given and the rebuilt trees. Every plan is built relative to its first block;
 // a leaf or struct absorbs an offset into its displacements, any other
 // root is placed by hindexed_block(1, [offset], tree). The builder prefers
 // element units (vector, indexed_block, indexed) whenever strides and
@@ -150,6 +151,53 @@ std::optional<std::vector<Block>> cutRuns(std::span<const Block> B,
     int64_t Step = G * recon::elementSize(X.Basic);
     for (int64_t K = 0; K < X.Count / G; ++K)
       Out.push_back({X.Offset + K * Step, G, X.Basic});
+  }
+  return Out;
+}
+
+/// Where a cut sequence is copies of one chunk (k blocks, each copy the
+/// last moved by one stride), its runs merged again within every window of
+/// d copies, for each d dividing the number of copies whose windows merge
+/// something: copies of a chunk whose own runs touch (`contiguous(3,
+/// indexed([1, 2], [-4, 1], X))`, whose copies join the runs between them)
+/// and groups of copies described as one list (`contiguous(6,
+/// hindexed([1, 1, 2, 1, 1], ...))`, twelve copies of three doubles whose
+/// last touches the next copy's first) are then blocks the planners can
+/// repeat. The typemap's maximal runs merge across the windows too, so the
+/// planners saw neither. At most MaxGroupings sequences, smallest d first.
+std::vector<std::vector<Block>> mergeWithinCopies(std::span<const Block> C,
+                                                  size_t MaxGroupings) {
+  std::vector<std::vector<Block>> Out;
+  size_t N = C.size();
+  auto isPeriod = [&](size_t K) {
+    int64_t Stride = C[K].Offset - C[0].Offset;
+    for (size_t I = 0; I + K < N; ++I)
+      if (!C[I + K].sameShape(C[I]) || C[I + K].Offset - C[I].Offset != Stride)
+        return false;
+    return true;
+  };
+  size_t K = 1;
+  while (K < N && (N % K != 0 || !isPeriod(K)))
+    ++K;
+  if (K == N)
+    return Out;
+  size_t Copies = N / K;
+  for (size_t D = 1; D < Copies && Out.size() < MaxGroupings; ++D) {
+    if (Copies % D != 0)
+      continue;
+    std::vector<Block> M;
+    M.reserve(N);
+    for (size_t I = 0; I < N; ++I) {
+      const Block &X = C[I];
+      if (I % (D * K) != 0 && !M.empty() && M.back().Basic == X.Basic &&
+          M.back().Offset + M.back().Count * recon::elementSize(X.Basic) ==
+              X.Offset)
+        M.back().Count += X.Count;
+      else
+        M.push_back(X);
+    }
+    if (M.size() != N)
+      Out.push_back(std::move(M));
   }
   return Out;
 }
@@ -511,12 +559,17 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
   for (size_t I = 0, E = Sequences.size(); I < E; ++I) {
     if (Sequences[I].size() > Options.DPBlocks)
       continue;
-    if (std::optional<std::vector<Block>> C =
-            cutRuns(Sequences[I], Options.DPBlocks, false))
+    for (bool ToElements : {false, true}) {
+      std::optional<std::vector<Block>> C = cutRuns(
+          Sequences[I],
+          ToElements ? Options.ElementCutBlocks : Options.DPBlocks, ToElements);
+      if (!C)
+        continue;
+      for (std::vector<Block> &M : mergeWithinCopies(*C, 4))
+        if (M.size() != Sequences[I].size())
+          Sequences.push_back(std::move(M));
       Sequences.push_back(std::move(*C));
-    if (std::optional<std::vector<Block>> C =
-            cutRuns(Sequences[I], Options.ElementCutBlocks, true))
-      Sequences.push_back(std::move(*C));
+    }
   }
   recon::PlannerLimits Limits{Options.DPBlocks, Options.StructWindow};
   // reconstruct() keeps T unless the rebuilt tree is at least as cheap. A

@@ -148,7 +148,7 @@ TEST(UniquenessTest, EquivalentDescriptionsHaveOneNormalForm) {
   }
   for (const auto &[Class, Count] : Classes)
     std::printf("  %s: %u\n", Class.c_str(), Count);
-  // The share of flattened lists that lose the given tree's form (0.75% at
+  // The share of flattened lists that lose the given tree's form (0.70% at
   // 10,000 types, 0.99% at the 2,000 of check; docs/normalization.md), and
   // of those no known class explains: plain misses of the planners, which
   // are bugs to find (none at 10,000).
