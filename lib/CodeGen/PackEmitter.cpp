@@ -761,13 +761,13 @@ void SourcePrinter::printKernelTable() {
   W.line();
   W.line("// The kernel table (docs/emit.md, \"Kernel table\"): every type "
          "with data,");
-  W.line("// under its layout key -- the fingerprint of the normal form of the "
-         "type as");
-  W.line("// described, translated to a true lb of 0. A runtime that finds a "
+  W.line("// under its layout key -- the fingerprint of the normal form of its "
+         "typemap,");
+  W.line("// listed flat from its lowest byte of data. A runtime that finds a "
          "committed");
   W.line("// type's key here packs it with these functions, moved by the "
          "difference of");
-  W.line("// the true lbs. The ABI is defined by each generated file, "
+  W.line("// the true_lb fields. The ABI is defined by each generated file, "
          "identically, so");
   W.line(
       "// that generated files need no ddtc header and can share a library.");

@@ -1,25 +1,39 @@
 //===- lib/Passes/LayoutKey.cpp - The key of generated kernels ------------===//
 //
-// computeLayoutKey translates with hindexed([1], [-true lb], T): an
-// hindexed has no struct padding, so its lb, ub and true bounds are T's
-// shifted by exactly the displacement, and the result is equivalent to any
-// other translation of T to true lb 0. The normalizer then makes
-// equivalent descriptions one tree, whose fingerprint is the key.
+// The key is the fingerprint of a tree that depends on the layout alone:
+// the type's typemap, translated so that its lowest byte of data is at 0,
+// is written as one flat list -- resized(lb, extent, struct(runs)) -- and
+// that list is normalized.
+// The normal form of the type itself would do only where it is unique, and
+// it is not always: where a description is cheaper than every tree the
+// planners build from the typemap, the normalizer keeps it, so two
+// descriptions of one layout can keep two trees (docs/normalization.md,
+// "Unique normal form"). The flat list has no such tree to keep: every
+// description of the layout writes the same list, and the normalizer is a
+// function of its input, so every description gets one key.
+//
+// Typemaps of more than MaxFlatRuns runs are not listed (a type with 10^12
+// blocks is keyed without flattening it); they are keyed by the normal
+// form, translated with hindexed([1], [-true lb], T): an hindexed has no
+// struct padding, so its lb, ub and true bounds are T's shifted by exactly
+// the displacement.
 //
 // Translation wrappers are peeled off first: a type built on absolute
-// addresses is typically struct([1], [&x], [T]), and the normal form is a
-// unique tree only when the planners' tree is at least as cheap as the
-// given one (docs/normalization.md). For a T whose own description is
-// cheaper, hindexed(-a, struct(a, T)) would keep a different tree than
-// hindexed(0, T), and the two translations would get different keys.
-// Peeling makes the key a function of the innermost non-wrapper type.
+// addresses is typically struct([1], [&x], [T]). The flat list of a
+// translation is the same list (its offsets start at 0); for the normal form of a long typemap,
+// hindexed(-a, struct(a, T)) could keep a different tree than
+// hindexed(0, T), and peeling makes that key a function of the innermost
+// non-wrapper type.
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/Passes/LayoutKey.h"
 
+#include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/Support/CheckedInt.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 namespace ddtc {
 
@@ -80,12 +94,59 @@ const Type *translatedOperand(const Type *T) {
   return Translated ? X : nullptr;
 }
 
+/// T's typemap as one list of its maximal typed runs, with T's bounds,
+/// moved so that its lowest byte of data is at 0; null if the typemap has
+/// more than MaxRuns runs or a bound does not fit. DataLb is set to the
+/// lowest byte's offset: T's true lb, unless T has empty blocks, which
+/// MPICH counts in the true lb (an indexed of blocklength 0 at -48 moves
+/// it) though they hold no data -- a list written without them would then
+/// move by another amount.
+const Type *flatList(TypeContext &Ctx, const Type *T, uint64_t MaxRuns,
+                     int64_t &DataLb) {
+  if (T->getLayout().Blocks.Count > MaxRuns)
+    return nullptr;
+  std::vector<int64_t> Lengths, Displacements;
+  std::vector<const Type *> Types;
+  int64_t Lowest = INT64_MAX;
+  TypemapWalker W(T, 1, WalkMode::Typed);
+  for (TypemapRun R; W.next(R);) {
+    if (Lengths.size() == MaxRuns)
+      return nullptr;
+    Lengths.push_back(R.Length /
+                      static_cast<int64_t>(getPredefinedInfo(R.Basic).Size));
+    Displacements.push_back(R.Offset);
+    Types.push_back(Ctx.getPredefined(R.Basic));
+    Lowest = std::min(Lowest, R.Offset);
+  }
+  CheckedInt Lb = CheckedInt(T->lb()) - Lowest;
+  if (Types.empty() || Lb.overflowed())
+    return nullptr;
+  for (int64_t &D : Displacements)
+    D -= Lowest;
+  Expected<const Type *> List = Ctx.getStruct(Lengths, Displacements, Types);
+  if (!List) {
+    (void)List.takeError();
+    return nullptr;
+  }
+  Expected<const Type *> Bounded =
+      Ctx.getResized(Lb.value(), T->extent(), *List);
+  if (!Bounded) {
+    (void)Bounded.takeError();
+    return nullptr;
+  }
+  DataLb = Lowest;
+  return *Bounded;
+}
+
 } // namespace
 
 std::optional<LayoutKey> computeLayoutKey(Normalizer &N, TypeContext &Ctx,
                                           const Type *T) {
   if (T->size() == 0)
     return std::nullopt;
+  int64_t DataLb = 0;
+  if (const Type *Flat = flatList(Ctx, T, MaxFlatRuns, DataLb))
+    return LayoutKey{N.normalize(Flat)->getFingerprint(), DataLb};
   const Type *Core = T;
   while (const Type *X = translatedOperand(Core))
     Core = X;

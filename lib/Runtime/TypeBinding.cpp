@@ -66,11 +66,12 @@ BindingTable::KeyResult BindingTable::keyOf(TypeContext &Ctx, const Type *T) {
     return {std::nullopt, "no kernel of this size and extent"};
   // The description a kernel was emitted for, built again (a trace's
   // kernels in the traced program): its key is the kernel's, with nothing
-  // to normalize, however many blocks it has.
+  // to normalize, however many blocks it has, and it sits where the
+  // kernel's type does (the same tree, the same displacements).
   if (const LoadedKernel *L =
           KernelRegistry::get().lookupGiven(T->getFingerprint()))
     return {LayoutKey{Fingerprint{L->Kernel->key_hi, L->Kernel->key_lo},
-                      T->trueLb()},
+                      L->Kernel->true_lb},
             ""};
   if (T->getLayout().Blocks.Count > MaxBindBlocks)
     return {std::nullopt, std::to_string(T->getLayout().Blocks.Count) +

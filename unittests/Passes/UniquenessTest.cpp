@@ -11,6 +11,9 @@
 // kept and the flat one cannot reach it. docs/normalization.md names the
 // classes of such trees; the test counts the exceptions by class and
 // bounds their share, and that of the ones no class explains.
+// The layout key the runtime binds kernels by (LayoutKey.h) is the normal
+// form of the typemap listed flat, not of the description: it must be the
+// same for every rewriting, without exception.
 // DDTC_UNIQUENESS_TYPES sets the number of types (default 2,000; the figures in
 // the doc are for 10,000), and DDTC_UNIQUENESS_SHOW=N prints the first N
 // exceptions of each rewriting.
@@ -19,6 +22,7 @@
 #include "ddtc/IR/Equivalence.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypemapWalker.h"
+#include "ddtc/Passes/LayoutKey.h"
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Testing/RandomType.h"
 #include "ddtc/Testing/Rewritings.h"
@@ -93,9 +97,11 @@ TEST(UniquenessTest, EquivalentDescriptionsHaveOneNormalForm) {
   unsigned Show = envOr("DDTC_UNIQUENESS_SHOW", 0);
   std::map<Rewriting, unsigned> Checked, Differ;
   std::map<std::string, unsigned> Classes;
+  unsigned KeysCompared = 0;
   for (unsigned I = 0; I < Types; ++I) {
     const Type *T = randomType(Ctx, Rng);
     const Type *F = N.normalize(T);
+    std::optional<LayoutKey> Key = computeLayoutKey(N, Ctx, T);
     for (Rewriting R : AllRewritings) {
       const Type *E = rewriteType(Ctx, T, R);
       if (!E)
@@ -108,6 +114,14 @@ TEST(UniquenessTest, EquivalentDescriptionsHaveOneNormalForm) {
           << "\n  given:     " << printType(T)
           << "\n  rewritten: " << printType(E);
       ++Checked[R];
+      std::optional<LayoutKey> EKey = computeLayoutKey(N, Ctx, E);
+      ASSERT_EQ(Key.has_value(), EKey.has_value()) << printType(T);
+      if (Key) {
+        ASSERT_TRUE(*Key == *EKey)
+            << getRewritingName(R) << ": two layout keys\n  given:     "
+            << printType(T) << "\n  rewritten: " << printType(E);
+      }
+      ++KeysCompared;
       const Type *G = N.normalize(E);
       if (G == F)
         continue;
@@ -148,6 +162,8 @@ TEST(UniquenessTest, EquivalentDescriptionsHaveOneNormalForm) {
   }
   for (const auto &[Class, Count] : Classes)
     std::printf("  %s: %u\n", Class.c_str(), Count);
+  std::printf("layout keys: %u descriptions, all equal to their type's\n",
+              KeysCompared);
   // The share of flattened lists that lose the given tree's form (0.70% at
   // 10,000 types, 0.99% at the 2,000 of check; docs/normalization.md), and
   // of those no known class explains: plain misses of the planners, which

@@ -4,7 +4,9 @@
 // a key, and the runtime binds a type the program commits to the kernel
 // whose key matches. The key must therefore be the same for every
 // description of one layout, in every process: it is the fingerprint of
-// the normal form of the type translated to a true lb of 0. Translation
+// the normal form of the type's typemap, listed flat, translated so that
+// its lowest byte is at 0 (of the type's own normal form above MaxFlatRuns runs,
+// LayoutKey.cpp says why). Translation
 // makes it cover types built on absolute addresses (MPI_BOTTOM), which
 // equal a kernel's type up to a shift of all displacements; the true lb
 // is carried beside the key to compute that shift. Wrappers that only
@@ -25,14 +27,22 @@
 
 namespace ddtc {
 
+/// Typemaps of at most this many maximal runs are keyed by their flat
+/// list; every description of them flattens when it is normalized anyway
+/// (ReconstructOptions::MinFlatBlocks), so the key costs no more than the
+/// normal form.
+inline constexpr uint64_t MaxFlatRuns = uint64_t(1) << 17;
+
 /// The key generated kernels are bound by: the fingerprint of the normal
-/// form of T translated so that its true lb is 0, so that any equivalent
-/// description, and any translation of it (absolute addresses used with
-/// MPI_BOTTOM), has the same key.
+/// form of T's typemap translated so that it starts at 0, so that any
+/// equivalent description, and any translation of it (absolute addresses
+/// used with MPI_BOTTOM), has the same key.
 struct LayoutKey {
   Fingerprint Print;
-  /// T's own true lb: a type with the key of a kernel whose TrueLb is K
-  /// is that kernel's type translated by TrueLb - K bytes.
+  /// Where T's typemap starts: its lowest byte of data (its true lb but
+  /// for empty blocks, which MPICH counts in it; for a typemap above
+  /// MaxFlatRuns, its true lb). A type with the key of a kernel whose
+  /// TrueLb is K is that kernel's type translated by TrueLb - K bytes.
   int64_t TrueLb = 0;
 
   friend bool operator==(const LayoutKey &, const LayoutKey &) = default;

@@ -5,11 +5,12 @@
 // structs itself (the generated file must need no ddtc header) and
 // registers one table through ddtc_rt_register_kernels when it is loaded.
 // The layout must stay identical to what PackEmitter.cpp prints; a change
-// is a new DDTC_KERNEL_ABI, which the runtime checks (2: unpack_range).
+// is a new DDTC_KERNEL_ABI, which the runtime checks (2: unpack_range;
+// 3: keys of the flat typemap, true_lb its lowest byte of data).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DDTC_KERNEL_ABI
-#define DDTC_KERNEL_ABI 2
+#define DDTC_KERNEL_ABI 3
 
 #include <stddef.h>
 
