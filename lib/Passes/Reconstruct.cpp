@@ -169,10 +169,18 @@ std::vector<std::vector<Block>> mergeWithinCopies(std::span<const Block> C,
                                                   size_t MaxGroupings) {
   std::vector<std::vector<Block>> Out;
   size_t N = C.size();
+  // Offsets of one typemap, but far apart ones may differ by more than
+  // an int64_t holds: such a difference is no stride.
+  auto Distance = [](int64_t A, int64_t B, int64_t &D) {
+    return !__builtin_sub_overflow(A, B, &D);
+  };
   auto isPeriod = [&](size_t K) {
-    int64_t Stride = C[K].Offset - C[0].Offset;
+    int64_t Stride = 0, D = 0;
+    if (!Distance(C[K].Offset, C[0].Offset, Stride))
+      return false;
     for (size_t I = 0; I + K < N; ++I)
-      if (!C[I + K].sameShape(C[I]) || C[I + K].Offset - C[I].Offset != Stride)
+      if (!C[I + K].sameShape(C[I]) ||
+          !Distance(C[I + K].Offset, C[I].Offset, D) || D != Stride)
         return false;
     return true;
   };
