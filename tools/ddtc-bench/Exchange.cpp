@@ -444,26 +444,28 @@ void Exchange::allgather(Variant V) {
       // MPI_Allgatherv costs a call, and beyond four the corpus types (55
       // to 300 KB) lost more in calls than the rendezvous costs
       // (docs/performance.md).
+      // Each rank packs into its own place in the gathered stream and
+      // gathers in place, as the runtime does (lib/Runtime/Collectives.cpp):
+      // MPI then has no block of its own to copy.
       std::vector<int> &Counts = GatherCounts, &Displs = GatherDispls;
-      U.Kernel->pack(TypedSend.base(), size_t(Count), PackSend.base());
+      U.Kernel->pack(TypedSend.base(), size_t(Count), ownPackedBlock());
       for (int I = 0; I < pieces(); ++I) {
         int64_t Lo = pieceLo(I), Hi = pieceHi(I);
         for (int R = 0; R < Size; ++R) {
           Counts[size_t(R)] = int(Hi - Lo);
           Displs[size_t(R)] = int(int64_t(R) * Bytes + Lo);
         }
-        MPI_Allgatherv(PackSend.base() + Lo, int(Hi - Lo), MPI_BYTE,
-                       PackRecv.base(), Counts.data(), Displs.data(), MPI_BYTE,
-                       W);
+        MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, PackRecv.base(),
+                       Counts.data(), Displs.data(), MPI_BYTE, W);
       }
       U.Kernel->unpack(PackRecv.base(), size_t(RecvCount), TypedRecv.base());
       return;
     }
     // The ranks' packed blocks, one after another, are the packed stream
     // of size x count instances: one unpack places them all.
-    U.Kernel->pack(TypedSend.base(), size_t(Count), PackSend.base());
-    MPI_Allgather(PackSend.base(), B, MPI_BYTE, PackRecv.base(), B, MPI_BYTE,
-                  W);
+    U.Kernel->pack(TypedSend.base(), size_t(Count), ownPackedBlock());
+    MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, PackRecv.base(), B,
+                  MPI_BYTE, W);
     U.Kernel->unpack(PackRecv.base(), size_t(RecvCount), TypedRecv.base());
     return;
   }

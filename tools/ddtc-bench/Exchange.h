@@ -126,6 +126,8 @@ private:
     return !dense() && Chunk != 0 && uint64_t(Bytes) > Chunk;
   }
   bool dense() const { return U.T->getLayout().isDense(); }
+  /// This rank's block of the gathered packed stream (MPI_Allgather).
+  uint8_t *ownPackedBlock() { return PackRecv.base() + int64_t(Rank) * Bytes; }
   int pieces() const { return static_cast<int>((Bytes + Chunk - 1) / Chunk); }
   int64_t pieceLo(int I) const { return int64_t(I) * int64_t(Chunk); }
   int64_t pieceHi(int I) const {
