@@ -94,7 +94,7 @@ const Type *translatedOperand(const Type *T) {
   return Translated ? X : nullptr;
 }
 
-/// T's typemap as one list of its maximal typed runs, with T's bounds,
+/// T (which has data) as one list of its maximal typed runs, with T's bounds,
 /// moved so that its lowest byte of data is at 0; null if the typemap has
 /// more than MaxRuns runs or a bound does not fit. DataLb is set to the
 /// lowest byte's offset: T's true lb, unless T has empty blocks, which
@@ -119,7 +119,7 @@ const Type *flatList(TypeContext &Ctx, const Type *T, uint64_t MaxRuns,
     Lowest = std::min(Lowest, R.Offset);
   }
   CheckedInt Lb = CheckedInt(T->lb()) - Lowest;
-  if (Types.empty() || Lb.overflowed())
+  if (Lb.overflowed())
     return nullptr;
   for (int64_t &D : Displacements)
     D -= Lowest;

@@ -563,7 +563,20 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
   // And each cut to a common run length, where the dynamic program plans
   // it: copies that touch, one run in the typemap, can be cheaper as
   // copies. Pairs too: copies of an indexed list of MPI_SHORT_INT join
-  // their pairs, as copies of one of MPI_INT join their ints.
+  // their pairs, as copies of one of MPI_INT join their ints. A cut merged
+  // again within copies can come back as the sequence it was cut from, or
+  // as another cut's merge: each sequence is planned once.
+  auto Add = [&Sequences](std::vector<Block> &&S) {
+    auto Same = [&S](const std::vector<Block> &O) {
+      return std::equal(S.begin(), S.end(), O.begin(), O.end(),
+                        [](const Block &A, const Block &B) {
+                          return A.Offset == B.Offset && A.Count == B.Count &&
+                                 A.Basic == B.Basic;
+                        });
+    };
+    if (std::none_of(Sequences.begin(), Sequences.end(), Same))
+      Sequences.push_back(std::move(S));
+  };
   for (size_t I = 0, E = Sequences.size(); I < E; ++I) {
     if (Sequences[I].size() > Options.DPBlocks)
       continue;
@@ -574,9 +587,8 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
       if (!C)
         continue;
       for (std::vector<Block> &M : mergeWithinCopies(*C, 4))
-        if (M.size() != Sequences[I].size())
-          Sequences.push_back(std::move(M));
-      Sequences.push_back(std::move(*C));
+        Add(std::move(M));
+      Add(std::move(*C));
     }
   }
   recon::PlannerLimits Limits{Options.DPBlocks, Options.StructWindow};

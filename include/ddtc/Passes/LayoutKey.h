@@ -28,10 +28,10 @@
 namespace ddtc {
 
 /// Typemaps of at most this many maximal runs are keyed by their flat
-/// list; every description of them flattens when it is normalized anyway
-/// (ReconstructOptions::MinFlatBlocks), so the key costs no more than the
-/// normal form.
-inline constexpr uint64_t MaxFlatRuns = uint64_t(1) << 17;
+/// list: every description of them flattens when it is normalized anyway
+/// (ReconstructOptions::MinFlatBlocks, of which this is the default), so
+/// the key costs no more than the normal form.
+inline constexpr uint64_t MaxFlatRuns = ReconstructOptions{}.MinFlatBlocks;
 
 /// The key generated kernels are bound by: the fingerprint of the normal
 /// form of T's typemap translated so that it starts at 0, so that any
