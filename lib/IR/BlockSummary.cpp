@@ -43,11 +43,36 @@ unsigned appendPieces(const BlockSummary &S, Piece *Out) {
 
 } // namespace
 
+/// A followed by one more block: what an index list adds per entry, so
+/// worth doing without the pieces (a commit of 13,000 displacements spent
+/// half its time in the general path).
+static BlockSummary appendBlock(const BlockSummary &A, const ByteBlock &B) {
+  BlockSummary R = A;
+  if (A.Last.end() == B.Offset) {
+    R.Last.Length += B.Length;
+    if (A.Count == 1)
+      R.First = R.Last;
+    return R;
+  }
+  // The old last block, if it was not also the first, joins the middle.
+  if (A.Count >= 3) {
+    R.MiddleMin = std::min(A.MiddleMin, A.Last.Length);
+    R.MiddleMax = std::max(A.MiddleMax, A.Last.Length);
+  } else if (A.Count == 2) {
+    R.MiddleMin = R.MiddleMax = A.Last.Length;
+  }
+  R.Last = B;
+  ++R.Count;
+  return R;
+}
+
 BlockSummary concatBlocks(const BlockSummary &A, const BlockSummary &B) {
   if (A.Count == 0)
     return B;
   if (B.Count == 0)
     return A;
+  if (B.Count == 1)
+    return appendBlock(A, B.First);
 
   Piece Pieces[6];
   unsigned NA = appendPieces(A, Pieces);
@@ -92,6 +117,23 @@ BlockSummary shiftBlocks(const BlockSummary &A, int64_t Delta) {
 
 BlockSummary repeatBlocks(const BlockSummary &A, uint64_t Count,
                           int64_t Stride) {
+  if (A.Count == 1 && Count >= 1) {
+    // Copies of one block: the blocks of a vector or of one index list
+    // entry, in closed form. They merge into one when each copy ends where
+    // the next begins, and otherwise stay Count blocks of one length.
+    BlockSummary R = A;
+    if (A.First.Length == Stride) {
+      R.First.Length = R.Last.Length =
+          wrappingMul(A.First.Length, static_cast<int64_t>(Count));
+      return R;
+    }
+    R.Count = Count;
+    R.Last.Offset = wrappingAdd(
+        A.First.Offset, wrappingMul(Stride, static_cast<int64_t>(Count - 1)));
+    if (Count >= 3)
+      R.MiddleMin = R.MiddleMax = A.First.Length;
+    return R;
+  }
   BlockSummary Result;
   BlockSummary Power = A;     // 2^k copies
   int64_t PowerSpan = Stride; // displacement of the copy after Power
