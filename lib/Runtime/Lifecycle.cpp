@@ -32,6 +32,29 @@ RuntimeState &runtime() {
 
 namespace {
 
+/// DDTC_RT_TYPED_BLOCKS=BLOCK:BYTES or off (RuntimeState::TypedBlock).
+void configureTypedBlocks(RuntimeState &R, const char *V) {
+  if (!V || !*V)
+    return;
+  std::string S(V);
+  if (S == "off") {
+    R.TypedBlock = R.TypedAbove = 0;
+    return;
+  }
+  size_t Colon = S.find(':');
+  uint64_t Block = 0, Above = 0;
+  if (Colon != std::string::npos &&
+      parseByteSize(S.substr(0, Colon), Block) && Block > 0 &&
+      parseByteSize(S.substr(Colon + 1), Above)) {
+    R.TypedBlock = Block;
+    R.TypedAbove = Above;
+    return;
+  }
+  warn(R.Rank, "DDTC_RT_TYPED_BLOCKS='" + S +
+                   "' is neither BLOCK:BYTES (sizes, BLOCK > 0) nor off; "
+                   "keeping off");
+}
+
 void start() {
   RuntimeState &R = runtime();
   PMPI_Comm_rank(MPI_COMM_WORLD, &R.Rank);
@@ -50,6 +73,7 @@ void start() {
           SplitSends::get().configure(std::getenv("DDTC_RT_SPLIT_SEND"));
       !W.empty())
     warn(R.Rank, W);
+  configureTypedBlocks(R, std::getenv("DDTC_RT_TYPED_BLOCKS"));
   const char *Kernels = std::getenv("DDTC_KERNELS");
   bool Requested = Kernels && *Kernels;
   if (Requested)
@@ -73,6 +97,7 @@ std::string report() {
       "  \"passed_through\": " + std::to_string(R.PassedThrough.load()) + ",\n";
   J +=
       "  \"split_sends\": " + std::to_string(SplitSends::get().count()) + ",\n";
+  J += "  \"typed_large_blocks\": " + std::to_string(R.Typed.load()) + ",\n";
   J +=
       "  \"pending_at_finalize\": " + std::to_string(R.Requests.size()) + ",\n";
   J += "  \"buffers_outstanding\": " +
@@ -104,7 +129,10 @@ std::string report() {
     }
     J += ", \"substituted\": " + std::to_string(S->SubstitutedCalls.load()) +
          ", \"bytes\": " + std::to_string(S->SubstitutedBytes.load()) +
-         ", \"passed_through\": " + std::to_string(S->PassedCalls.load()) + "}";
+         ", \"passed_through\": " + std::to_string(S->PassedCalls.load());
+    if (uint64_t Typed = S->TypedCalls.load())
+      J += ", \"typed_large_blocks\": " + std::to_string(Typed);
+    J += "}";
     First = false;
   }
   J += First ? "]\n" : "\n  ]\n";

@@ -40,7 +40,7 @@ bool staged(RuntimeState &R, const Binding &B, const void *Buffer) {
 template <typename SendFn>
 int sendPacked(const void *Buf, int Count, MPI_Datatype T, SendFn Send) {
   RuntimeState &R = runtime();
-  BindingRef B = R.substitutable(T, Count);
+  BindingRef B = R.substitutableMessage(T, Count);
   if (!B)
     return Send(Buf, Count, T);
   uint64_t Bytes = Count * B->Size;
@@ -61,7 +61,7 @@ int startPacked(const void *Buf, int Count, MPI_Datatype T, bool IsReceive,
   RuntimeState &R = runtime();
   if (R.Requests.hasOrphans())
     R.Requests.settleOrphans(/*Wait=*/false);
-  BindingRef B = R.substitutable(T, Count);
+  BindingRef B = R.substitutableMessage(T, Count);
   if (!B)
     return Start(Buf, Count, T);
   uint64_t Bytes = Count * B->Size;
@@ -135,7 +135,7 @@ DDTC_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype,
                          int source, int tag, MPI_Comm comm,
                          MPI_Status *status) {
   RuntimeState &R = runtime();
-  BindingRef B = R.substitutable(datatype, count);
+  BindingRef B = R.substitutableMessage(datatype, count);
   if (!B)
     return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
   uint64_t Bytes = count * B->Size;
@@ -161,8 +161,8 @@ DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
                              MPI_Datatype recvtype, int source, int recvtag,
                              MPI_Comm comm, MPI_Status *status) {
   RuntimeState &R = runtime();
-  BindingRef SB = R.substitutable(sendtype, sendcount);
-  BindingRef RB = R.substitutable(recvtype, recvcount);
+  BindingRef SB = R.substitutableMessage(sendtype, sendcount);
+  BindingRef RB = R.substitutableMessage(recvtype, recvcount);
   if (!SB && !RB)
     return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
                          recvcount, recvtype, source, recvtag, comm, status);

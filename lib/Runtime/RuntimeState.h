@@ -28,6 +28,12 @@ struct RuntimeState {
   PendingRequests Requests;
   std::atomic<uint64_t> Substituted{0};
   std::atomic<uint64_t> PassedThrough{0};
+  /// DDTC_RT_TYPED_BLOCKS=BLOCK:BYTES (docs/runtime.md, "Large blocks in
+  /// large messages"): a point-to-point message of more than TypedAbove
+  /// packed bytes on a type whose blocks average at least TypedBlock bytes
+  /// goes to MPI as written. 0: off (the default). Set before Active.
+  uint64_t TypedBlock = 0, TypedAbove = 0;
+  std::atomic<uint64_t> Typed{0};
 
   /// The binding of T for a call on Count instances, if the call is to be
   /// substituted: substitution is on and T has a kernel. A derived type
@@ -40,6 +46,20 @@ struct RuntimeState {
       return nullptr;
     if (!B->isBound() || Count <= 0) {
       notePassed(*B);
+      return nullptr;
+    }
+    return B;
+  }
+  /// substitutable() for one side of a point-to-point message, which also
+  /// leaves to MPI the messages DDTC_RT_TYPED_BLOCKS gives it. Each side
+  /// decides alone; either representation matches the other's.
+  BindingRef substitutableMessage(MPI_Datatype T, MPI_Count Count) {
+    BindingRef B = substitutable(T, Count);
+    if (B && TypedBlock && B->MeanBlock >= TypedBlock &&
+        static_cast<uint64_t>(Count) * B->Size > TypedAbove) {
+      notePassed(*B);
+      Typed.fetch_add(1, std::memory_order_relaxed);
+      B->Stats->TypedCalls.fetch_add(1, std::memory_order_relaxed);
       return nullptr;
     }
     return B;

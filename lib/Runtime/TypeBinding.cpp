@@ -154,6 +154,8 @@ void BindingTable::bind(MPI_Datatype H,
     } else {
       B->T = *T;
       B->Contiguous = B->T->getLayout().isDense();
+      if (uint64_t Blocks = B->T->getLayout().Blocks.Count)
+        B->MeanBlock = B->Size / Blocks;
       KeyResult K = keyOf(*B->Ctx, B->T);
       Reason = K.Reason;
       if (K.Key) {

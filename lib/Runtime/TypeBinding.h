@@ -52,6 +52,8 @@ struct TypeStats {
   std::atomic<uint64_t> SubstitutedCalls{0};
   std::atomic<uint64_t> SubstitutedBytes{0};
   std::atomic<uint64_t> PassedCalls{0};
+  /// Of those, point-to-point calls left to MPI by DDTC_RT_TYPED_BLOCKS.
+  std::atomic<uint64_t> TypedCalls{0};
 };
 
 struct Binding {
@@ -78,6 +80,9 @@ struct Binding {
   /// buffer + Lb: packing is the identity, no copy is needed.
   bool Contiguous = false;
   int64_t Lb = 0;
+  /// MPI_Type_size over the contiguous blocks of one instance (0 if the
+  /// type was not decoded): how much MPI's engine copies per block.
+  uint64_t MeanBlock = 0;
   /// The decoded type, for the few cases no kernel serves (partial
   /// messages, MPI_BOTTOM without a kernel); null if decoding failed.
   std::unique_ptr<TypeContext> Ctx;
