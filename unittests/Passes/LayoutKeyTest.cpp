@@ -143,6 +143,22 @@ TEST_F(LayoutKeyTest, NoKeyWhenTheTranslationOverflows) {
   EXPECT_EQ(K.TrueLb, INT64_MIN);
 }
 
+TEST_F(LayoutKeyTest, KeyIsTheFlatListsOwnFingerprint) {
+  // vector(4, 1, 2, MPI_INT) listed flat: its four ints as runs of one,
+  // with its bounds. The key is that list's fingerprint as written, not
+  // that of a normal form of it (kernel ABI 4), and the value is pinned:
+  // test/CodeGen/kernel-table.test finds it in an emitted kernel table.
+  const Type *V = ok(Ctx.getVector(4, 1, 2, Int));
+  int64_t Ones[] = {1, 1, 1, 1}, Disps[] = {0, 8, 16, 24};
+  const Type *Ints[] = {Int, Int, Int, Int};
+  const Type *Flat =
+      ok(Ctx.getResized(0, 28, ok(Ctx.getStruct(Ones, Disps, Ints))));
+  LayoutKey K = key(V);
+  EXPECT_EQ(K.Print, Flat->getFingerprint());
+  EXPECT_EQ(formatKey(K.Print), "d335dc0963e9371c8fc766fc9ea43a5c");
+  EXPECT_EQ(K.TrueLb, 0);
+}
+
 TEST_F(LayoutKeyTest, FormatIsThirtyTwoHexDigits) {
   EXPECT_EQ(formatKey({0x0123456789abcdefull, 0xfedcba9876543210ull}),
             "0123456789abcdeffedcba9876543210");

@@ -4,9 +4,9 @@
 // a key, and the runtime binds a type the program commits to the kernel
 // whose key matches. The key must therefore be the same for every
 // description of one layout, in every process: it is the fingerprint of
-// the normal form of the type's typemap, listed flat, translated so that
-// its lowest byte is at 0 (of the type's own normal form above MaxFlatRuns runs,
-// LayoutKey.cpp says why). Translation
+// the type's typemap listed flat (its maximal runs, in order), translated
+// so that its lowest byte is at 0 (of the type's normal form above
+// MaxFlatRuns runs, LayoutKey.cpp says why). Translation
 // makes it cover types built on absolute addresses (MPI_BOTTOM), which
 // equal a kernel's type up to a shift of all displacements; the true lb
 // is carried beside the key to compute that shift. Wrappers that only
@@ -28,13 +28,13 @@
 namespace ddtc {
 
 /// Typemaps of at most this many maximal runs are keyed by their flat
-/// list: every description of them flattens when it is normalized anyway
-/// (ReconstructOptions::MinFlatBlocks, of which this is the default), so
-/// the key costs no more than the normal form.
+/// list, whose memory grows with the typemap: as many as the normalizer
+/// lists itself (ReconstructOptions::MinFlatBlocks, of which this is the
+/// default).
 inline constexpr uint64_t MaxFlatRuns = ReconstructOptions{}.MinFlatBlocks;
 
-/// The key generated kernels are bound by: the fingerprint of the normal
-/// form of T's typemap translated so that it starts at 0, so that any
+/// The key generated kernels are bound by: the fingerprint of T's typemap
+/// listed flat and translated so that it starts at 0, so that any
 /// equivalent description, and any translation of it (absolute addresses
 /// used with MPI_BOTTOM), has the same key.
 struct LayoutKey {

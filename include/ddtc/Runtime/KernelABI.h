@@ -6,11 +6,12 @@
 // registers one table through ddtc_rt_register_kernels when it is loaded.
 // The layout must stay identical to what PackEmitter.cpp prints; a change
 // is a new DDTC_KERNEL_ABI, which the runtime checks (2: unpack_range;
-// 3: keys of the flat typemap, true_lb its lowest byte of data).
+// 3: keys of the flat typemap, true_lb its lowest byte of data; 4: that
+// list's own fingerprint, not its normal form's).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DDTC_KERNEL_ABI
-#define DDTC_KERNEL_ABI 3
+#define DDTC_KERNEL_ABI 4
 
 #include <stddef.h>
 
