@@ -31,8 +31,8 @@ namespace ddtc {
 /// list, whose memory and time grow with the typemap: as many as the
 /// normalizer lists itself (ReconstructOptions::MinFlatBlocks, of which
 /// this is the default). Above, the normal form is cheaper for the
-/// regular types (a vector of 500,000 blocks: 0.26 s to list at commit, a
-/// few milliseconds to normalize) and costlier only for long irregular
+/// regular types (a vector of 500,000 blocks: 0.26 s to list at commit,
+/// 0.16 ms to normalize) and costlier only for long irregular
 /// lists.
 inline constexpr uint64_t MaxFlatRuns = ReconstructOptions{}.MinFlatBlocks;
 
