@@ -18,6 +18,7 @@
 #include "ddtc/MPI/MPISupport.h"
 #include "ddtc/MPI/PredefinedHandles.h"
 
+#include <cstring>
 #include <string>
 
 namespace ddtc {
@@ -342,6 +343,50 @@ Expected<const Type *> TypeDecoder::decodeAt(MPI_Datatype H, unsigned Depth,
   if (T)
     Call.Done[H] = *T;
   return T;
+}
+
+namespace {
+
+template <typename T>
+void appendWords(std::vector<uint64_t> &Out, const std::vector<T> &V) {
+  static_assert(sizeof(T) <= sizeof(uint64_t));
+  Out.push_back(V.size());
+  for (const T &X : V) {
+    uint64_t W = 0;
+    std::memcpy(&W, &X, sizeof X);
+    Out.push_back(W);
+  }
+}
+
+bool appendWordsAt(MPI_Datatype H, unsigned Depth, std::vector<uint64_t> &Out) {
+  if (Depth > MaxTypeDepth)
+    return false;
+  Expected<Contents> C = readContents(H);
+  if (!C) {
+    (void)C.takeError();
+    return false;
+  }
+  Out.push_back(static_cast<uint64_t>(static_cast<int64_t>(C->Combiner)));
+  if (C->Combiner == MPI_COMBINER_NAMED) {
+    // Predefined handles are fixed for the process.
+    appendWords(Out, std::vector<MPI_Datatype>{H});
+    return true;
+  }
+  OperandReferences Release(C->Types);
+  appendWords(Out, C->Ints);
+  appendWords(Out, C->Addresses);
+  appendWords(Out, C->Counts);
+  Out.push_back(C->Types.size());
+  for (MPI_Datatype Op : C->Types)
+    if (!appendWordsAt(Op, Depth + 1, Out))
+      return false;
+  return true;
+}
+
+} // namespace
+
+bool appendConstructorWords(MPI_Datatype H, std::vector<uint64_t> &Out) {
+  return appendWordsAt(H, 0, Out);
 }
 
 Expected<const Type *>

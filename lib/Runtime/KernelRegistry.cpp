@@ -37,6 +37,7 @@ void KernelRegistry::add(const ddtc_kernel_table *Table) {
     ++TablesFromCurrent;
     return;
   }
+  Generation.fetch_add(1, std::memory_order_release);
   for (size_t I = 0; I < Table->num_kernels; ++I) {
     const ddtc_kernel &K = Table->kernels[I];
     // Equal keys mean equal layouts: the first kernel of a key wins, but

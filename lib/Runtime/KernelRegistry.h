@@ -13,6 +13,7 @@
 #include "ddtc/IR/Type.h"
 #include "ddtc/Runtime/KernelABI.h"
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <set>
@@ -55,8 +56,14 @@ public:
   /// report.
   std::vector<std::pair<std::string, size_t>> getLibraries() const;
   bool empty() const;
+  /// Grows with every table taken: what was bound before may bind
+  /// otherwise after.
+  uint64_t generation() const {
+    return Generation.load(std::memory_order_acquire);
+  }
 
 private:
+  std::atomic<uint64_t> Generation{0};
   mutable std::mutex Lock;
   std::map<std::pair<uint64_t, uint64_t>, LoadedKernel> Kernels;
   std::map<std::pair<uint64_t, uint64_t>, LoadedKernel> ByGiven;

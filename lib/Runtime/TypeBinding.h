@@ -163,6 +163,13 @@ private:
   KeyResult keyOf(TypeContext &Ctx, const Type *T);
   /// Binds a struct member by member; false if some member has no kernel.
   bool bindMembers(Binding &B, std::string &Names);
+  /// The binding of a type committed before under this name, built by the
+  /// same constructor calls (appendConstructorWords), while the loaded
+  /// kernels are the same; null if none.
+  BindingRef remembered(const std::string &Name,
+                        const std::vector<uint64_t> &Words, uint64_t Gen);
+  void remember(const std::string &Name, std::vector<uint64_t> Words,
+                uint64_t Gen, BindingRef B);
 
   mutable std::shared_mutex Lock;
   std::unordered_map<MPI_Datatype, BindingRef> Live;
@@ -172,6 +179,17 @@ private:
   /// the same type again (per message, per iteration) normalizes it once.
   std::mutex KeyLock;
   std::map<std::pair<uint64_t, uint64_t>, KeyResult> KeyCache;
+  /// Bindings by the constructor calls of their types: a program that
+  /// builds, commits and frees a type per iteration decodes it once.
+  struct Remembered {
+    std::string Name;
+    std::vector<uint64_t> Words;
+    uint64_t Generation;
+    BindingRef Binding;
+  };
+  std::mutex RememberLock;
+  std::unordered_multimap<size_t, Remembered> ByWords;
+  size_t RememberedWords = 0;
 };
 
 } // namespace ddtc

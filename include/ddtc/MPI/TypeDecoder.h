@@ -67,6 +67,14 @@ private:
   Memo Cache;
 };
 
+/// Appends H's constructor calls, all the way down, to Out as words: the
+/// combiner, the lengths and contents of its four argument arrays, then
+/// each operand's words (a predefined operand: its handle). Two handles
+/// with equal words were built by the same calls with the same arguments,
+/// so they have one typemap and bounds -- without decoding either. False
+/// if MPI fails or the nesting exceeds MaxTypeDepth.
+bool appendConstructorWords(MPI_Datatype H, std::vector<uint64_t> &Out);
+
 /// The name of an MPI_COMBINER_* value ("MPI_COMBINER_VECTOR").
 const char *getCombinerName(int Combiner);
 
