@@ -761,9 +761,9 @@ void SourcePrinter::printKernelTable() {
   W.line();
   W.line("// The kernel table (docs/emit.md, \"Kernel table\"): every type "
          "with data,");
-  W.line("// under its layout key -- the fingerprint of the normal form of its "
-         "typemap,");
-  W.line("// listed flat from its lowest byte of data. A runtime that finds a "
+  W.line("// under its layout key -- the fingerprint of its typemap listed "
+         "flat from");
+  W.line("// its lowest byte of data. A runtime that finds a "
          "committed");
   W.line("// type's key here packs it with these functions, moved by the "
          "difference of");

@@ -31,6 +31,7 @@ struct Block {
   bool sameShape(const Block &O) const {
     return Count == O.Count && Basic == O.Basic;
   }
+  bool operator==(const Block &) const = default;
 };
 
 /// Bytes an element occupies: the extent of a basic type (its size) or of

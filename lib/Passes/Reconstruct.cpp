@@ -567,14 +567,7 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
   // again within copies can come back as the sequence it was cut from, or
   // as another cut's merge: each sequence is planned once.
   auto Add = [&Sequences](std::vector<Block> &&S) {
-    auto Same = [&S](const std::vector<Block> &O) {
-      return std::equal(S.begin(), S.end(), O.begin(), O.end(),
-                        [](const Block &A, const Block &B) {
-                          return A.Offset == B.Offset && A.Count == B.Count &&
-                                 A.Basic == B.Basic;
-                        });
-    };
-    if (std::none_of(Sequences.begin(), Sequences.end(), Same))
+    if (std::find(Sequences.begin(), Sequences.end(), S) == Sequences.end())
       Sequences.push_back(std::move(S));
   };
   for (size_t I = 0, E = Sequences.size(); I < E; ++I) {
@@ -652,14 +645,9 @@ const Type *Reconstructor::improveByElements(const Type *From, const Type *Best,
         // form in the uniqueness test.
         if (Seq->size() == 1 && Seq->front().Count == 1)
           continue;
-        auto Same = [&](const std::pair<const Type *, std::vector<Block>> &S) {
-          return S.first == E &&
-                 std::equal(S.second.begin(), S.second.end(), Seq->begin(),
-                            Seq->end(), [](const Block &A, const Block &B) {
-                              return A.Offset == B.Offset && A.Count == B.Count;
-                            });
-        };
-        if (std::any_of(Seen.begin(), Seen.end(), Same))
+        if (std::any_of(Seen.begin(), Seen.end(), [&](const auto &S) {
+              return S.first == E && S.second == *Seq;
+            }))
           continue;
         const Type *X = rebuildFromElement(Sources[I], E, *Seq);
         Seen.emplace_back(E, std::move(*Seq));

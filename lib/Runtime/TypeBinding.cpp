@@ -27,6 +27,9 @@ constexpr size_t MaxCachedKeys = 4096;
 /// they are forgotten and remembered anew.
 constexpr size_t MaxRemembered = 1024;
 constexpr size_t MaxRememberedWords = size_t(4) << 20;
+/// The words of one commit are read into a buffer kept per thread up to
+/// this many (8 MB); a longer one is freed at the thread's next commit.
+constexpr size_t MaxKeptWords = size_t(1) << 20;
 
 size_t hashWords(const std::string &Name, const std::vector<uint64_t> &Words) {
   std::string_view Bytes(reinterpret_cast<const char *>(Words.data()),
@@ -167,8 +170,6 @@ void BindingTable::remember(const std::string &Name,
     ByWords.clear();
     RememberedWords = 0;
   }
-  if (Words.size() > MaxRememberedWords)
-    return;
   RememberedWords += Words.size();
   size_t Hash = hashWords(Name, Words);
   ByWords.emplace(Hash, Remembered{Name, std::move(Words), Gen, std::move(B)});
@@ -188,9 +189,12 @@ void BindingTable::bind(MPI_Datatype H,
   // would be fresh pages each time, and their faults cost more than
   // reading the calls.
   thread_local std::vector<uint64_t> Words;
+  if (Words.capacity() > MaxKeptWords)
+    std::vector<uint64_t>().swap(Words); // the last commit's was huge
   Words.clear();
   uint64_t Gen = KernelRegistry::get().generation();
-  bool HaveWords = appendConstructorWords(H, Words);
+  bool HaveWords = appendConstructorWords(H, Words) &&
+                   Words.size() <= MaxRememberedWords;
   if (HaveWords)
     if (BindingRef Known = remembered(GivenName, Words, Gen)) {
       ++Known->Stats->Commits;
