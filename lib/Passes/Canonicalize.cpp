@@ -326,6 +326,58 @@ const Type *constantStride(TypeContext &Ctx, const Type *T) {
   return value(Ctx.getHIndexedBlock(1, Disp, V));
 }
 
+/// A list whose entries are k copies of its first m, each copy moved by
+/// the same t bytes -> hvector(k, 1, t, the first m): the repetition the
+/// planners find in a typemap, found in the description, where copies
+/// that overlap (a list that names some bytes twice) hide it from them.
+/// The smallest such m >= 2; (h)indexed, (h)indexed_block and struct
+/// (whose padding the driver checks through the bounds).
+const Type *foldPeriodicList(TypeContext &Ctx, const Type *T) {
+  if (!isa<IndexedType>(T) && !isa<IndexedBlockType>(T) && !isa<StructType>(T))
+    return nullptr;
+  bool Block = isa<IndexedBlockType>(T);
+  bool Struct = isa<StructType>(T);
+  bool Bytes = Struct || T->getKind() == TypeKind::HIndexed ||
+               T->getKind() == TypeKind::HIndexedBlock;
+  std::span<const int64_t> Disp = T->getList(Block ? 0 : 1);
+  std::span<const int64_t> Lengths =
+      Block ? std::span<const int64_t>() : T->getList(0);
+  size_t N = Disp.size();
+  auto Same = [&](size_t I, size_t J) {
+    return (Block || Lengths[I] == Lengths[J]) &&
+           (!Struct || T->getOperands()[I] == T->getOperands()[J]);
+  };
+  // One entry at a constant step is constant-stride's vector, placed
+  // as the planners place it.
+  for (size_t M = 2; 2 * M <= N; ++M) {
+    if (N % M != 0)
+      continue;
+    int64_t Step = Disp[M] - Disp[0];
+    bool Periodic = true;
+    for (size_t I = M; I < N && Periodic; ++I)
+      Periodic = Same(I, I - M) && Disp[I] - Disp[I - M] == Step;
+    if (!Periodic)
+      continue;
+    std::vector<int64_t> Ints(T->getInts().begin(),
+                              T->getInts().begin() +
+                                  getKindSpec(T->getKind()).NumScalars);
+    if (!Block)
+      Ints.insert(Ints.end(), Lengths.begin(), Lengths.begin() + M);
+    Ints.insert(Ints.end(), Disp.begin(), Disp.begin() + M);
+    std::vector<const Type *> Ops(T->getOperands().begin(),
+                                  T->getOperands().begin() +
+                                      (Struct ? M : 1));
+    const Type *First = value(Ctx.get(T->getKind(), std::move(Ints), Ops));
+    std::optional<int64_t> Stride =
+        Bytes ? std::optional<int64_t>(Step)
+              : checkedMul(Step, T->getOldType()->extent());
+    if (!First || !Stride)
+      return nullptr;
+    return value(Ctx.getHVector(N / M, 1, *Stride, First));
+  }
+  return nullptr;
+}
+
 /// hvector whose byte stride is a whole number of oldtype extents -> vector
 const Type *hvectorToVector(TypeContext &Ctx, const Type *T) {
   auto *V = dyn_cast<VectorType>(T);

@@ -42,11 +42,48 @@ TEST(CanonicalizeTest, RandomTypesStayEquivalentAndGetNoCostlier) {
   EXPECT_GT(Changed, 1000u);
   // Every pattern fires on random input but resized-element: where its
   // vector of vectors sits under a resize to whole copies, tile-copies
-  // proposes a cheaper form of the same copies and wins; its own case is
-  // below.
+  // proposes a cheaper form of the same copies and wins; and
+  // fold-periodic-list: random lists have random displacements, never
+  // copies of their first entries (the uniqueness test's flattened lists
+  // have them). Their own cases are below.
   for (const RewritePattern &P : getCanonicalizationPatterns())
-    if (std::string_view(P.Name) != "resized-element")
+    if (std::string_view(P.Name) != "resized-element" &&
+        std::string_view(P.Name) != "fold-periodic-list")
       EXPECT_GT(C.getStats().count(P.Name), 0u) << P.Name;
+}
+
+TEST(CanonicalizeTest, FoldPeriodicListWhereCopiesOverlap) {
+  // Three copies, 19 bytes apart, of a block of 2 and a block of 3
+  // elements of extent 0: each block names one place several times, and
+  // the copies overlap. As copies of the first two entries the list is
+  // a contiguous of three (the step is the pair's extent).
+  TypeContext Ctx;
+  Canonicalizer C(Ctx);
+  const Type *E =
+      *Ctx.getResized(-41, 0, Ctx.getPredefined(PredefinedId::UInt32));
+  const Type *T = *Ctx.getHIndexed(std::vector<int64_t>{2, 3, 2, 3, 2, 3},
+                                   std::vector<int64_t>{121, 102, 140, 121,
+                                                        159, 140},
+                                   E);
+  const Type *N = C.canonicalize(T);
+  EXPECT_EQ(printType(N),
+            "contiguous(count=3, oldtype=hindexed(blocklengths=[2, 3], "
+            "displacements=[121, 102], oldtype=resized(lb=-41, extent=0, "
+            "oldtype=MPI_UINT32_T)))");
+  EXPECT_GT(C.getStats().count("fold-periodic-list"), 0u);
+  for (uint64_t Count : {1, 3})
+    EXPECT_TRUE(checkEquivalent(T, N, Count).Equivalent);
+  EXPECT_EQ(C.canonicalize(N), N);
+
+  // Copies at steps that differ are not folded: the last pair is 20
+  // bytes after the one before.
+  const Type *U = *Ctx.getHIndexed(std::vector<int64_t>{2, 3, 2, 3, 2, 3},
+                                   std::vector<int64_t>{121, 102, 140, 121,
+                                                        160, 141},
+                                   E);
+  Canonicalizer C2(Ctx);
+  C2.canonicalize(U);
+  EXPECT_EQ(C2.getStats().count("fold-periodic-list"), 0u);
 }
 
 TEST(CanonicalizeTest, ResizedElementWhereCopiesDoNotTile) {
