@@ -49,13 +49,7 @@ fig=${RT_PINGPONG_OUT:-$src/docs/figures/rt-pingpong}
 rm -rf "$out"
 mkdir -p "$out" "$(dirname "$fig")"
 
-kernels=
-for f in "$corpus"/*.json; do
-  name=$(basename "$f" .json)
-  "$ddtc" emit "$f" -o "$out/$name"
-  g++ -O2 -shared -fPIC "$out/$name.cpp" -o "$out/$name.so"
-  kernels="$kernels${kernels:+:}$out/$name.so"
-done
+kernels=$(sh "$src/bench/corpus-kernels.sh" "$ddtc" "$corpus" "$out")
 cat > "$out/small.json" <<'EOF'
 {"ddtc": 1, "types": [{"name": "vector2_double", "kind": "vector", "count": 2,
   "blocklength": 1, "stride": 2, "oldtype": "MPI_DOUBLE"}]}

@@ -52,6 +52,8 @@ if config.have_mpi:
     config.substitutions.append(("%sanitizer-preload", sanitizer_preload))
     config.substitutions.append(("%ddtc-trace-lib", sanitizer_preload + config.ddtc_trace_lib))
     config.substitutions.append(("%ddtc-rt-lib", sanitizer_preload + config.ddtc_rt_lib))
+    # The runtime's calibration (tools/ddtc-rt-calibrate), an MPI program.
+    config.substitutions.append(("%ddtc-rt-calibrate", config.ddtc_rt_calibrate))
     config.substitutions.append(("%rt-exchange", os.path.join(config.ddtc_runtime_test_dir, "rt-exchange")))
     config.substitutions.append(("%trace-check", os.path.join(config.ddtc_runtime_test_dir, "trace-check")))
     # The example applications (examples/, built with MPI).

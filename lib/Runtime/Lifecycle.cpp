@@ -10,6 +10,7 @@
 #include "KernelRegistry.h"
 #include "RuntimeLog.h"
 #include "RuntimeState.h"
+#include "Settings.h"
 
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/MPI/PredefinedHandles.h"
@@ -33,7 +34,8 @@ RuntimeState &runtime() {
 namespace {
 
 /// DDTC_RT_TYPED_BLOCKS=BLOCK:BYTES or off (RuntimeState::TypedBlock).
-void configureTypedBlocks(RuntimeState &R, const char *V) {
+void configureTypedBlocks(RuntimeState &R, const char *V,
+                          const std::string &Where) {
   if (!V || !*V)
     return;
   std::string S(V);
@@ -50,9 +52,14 @@ void configureTypedBlocks(RuntimeState &R, const char *V) {
     R.TypedAbove = Above;
     return;
   }
-  warn(R.Rank, "DDTC_RT_TYPED_BLOCKS='" + S +
+  warn(R.Rank, Where + "DDTC_RT_TYPED_BLOCKS='" + S +
                    "' is neither BLOCK:BYTES (sizes, BLOCK > 0) nor off; "
                    "keeping off");
+}
+
+RuntimeSettings &settings() {
+  static RuntimeSettings *S = new RuntimeSettings();
+  return *S;
 }
 
 void start() {
@@ -60,20 +67,25 @@ void start() {
   PMPI_Comm_rank(MPI_COMM_WORLD, &R.Rank);
   std::string Missing;
   R.Predefined = makeHandleTable(Missing);
-  if (const char *Max = std::getenv("DDTC_RT_MAX_BUFFER"); Max && *Max) {
+  RuntimeSettings &Settings = settings();
+  for (const std::string &W : Settings.load())
+    warn(R.Rank, W);
+  if (const char *Max = Settings.get("DDTC_RT_MAX_BUFFER")) {
     uint64_t Bytes = 0;
     if (parseByteSize(Max, Bytes))
       BufferPool::get().setMaxBytes(static_cast<size_t>(Bytes));
     else
-      warn(R.Rank, std::string("DDTC_RT_MAX_BUFFER='") + Max +
+      warn(R.Rank, Settings.where("DDTC_RT_MAX_BUFFER") +
+                       "DDTC_RT_MAX_BUFFER='" + Max +
                        "' is not a size (bytes, or with K, M or G); keeping " +
                        std::to_string(BufferPool::get().maxBytes()));
   }
   if (std::string W =
-          SplitSends::get().configure(std::getenv("DDTC_RT_SPLIT_SEND"));
+          SplitSends::get().configure(Settings.get("DDTC_RT_SPLIT_SEND"));
       !W.empty())
-    warn(R.Rank, W);
-  configureTypedBlocks(R, std::getenv("DDTC_RT_TYPED_BLOCKS"));
+    warn(R.Rank, Settings.where("DDTC_RT_SPLIT_SEND") + W);
+  configureTypedBlocks(R, Settings.get("DDTC_RT_TYPED_BLOCKS"),
+                       Settings.where("DDTC_RT_TYPED_BLOCKS"));
   const char *Kernels = std::getenv("DDTC_KERNELS");
   bool Requested = Kernels && *Kernels;
   if (Requested)
@@ -98,6 +110,18 @@ std::string report() {
   J +=
       "  \"split_sends\": " + std::to_string(SplitSends::get().count()) + ",\n";
   J += "  \"typed_large_blocks\": " + std::to_string(R.Typed.load()) + ",\n";
+  // The settings in force and the file they were read from, so that a
+  // report says which machine's calibration a run used.
+  J += "  \"settings\": {\"config\": " +
+       (settings().path().empty() ? std::string("null")
+                                  : jsonQuote(settings().path())) +
+       ", \"split_send\": " + jsonQuote(SplitSends::get().window()) +
+       ", \"typed_blocks\": " +
+       jsonQuote(R.TypedBlock ? std::to_string(R.TypedBlock) + ":" +
+                                    std::to_string(R.TypedAbove)
+                              : std::string("off")) +
+       ", \"max_buffer\": " + std::to_string(BufferPool::get().maxBytes()) +
+       "},\n";
   J +=
       "  \"pending_at_finalize\": " + std::to_string(R.Requests.size()) + ",\n";
   J += "  \"buffers_outstanding\": " +

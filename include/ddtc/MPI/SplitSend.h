@@ -64,6 +64,12 @@ public:
   Wire wire(char *Buf, uint64_t Bytes);
   /// Sends split so far (the report).
   uint64_t count() const { return Sent.load(std::memory_order_relaxed); }
+  /// The window in force, "LO:HI" in bytes, or "off" (the report).
+  std::string window() const {
+    uint64_t L = Lo.load(std::memory_order_relaxed);
+    uint64_t H = Hi.load(std::memory_order_relaxed);
+    return H ? std::to_string(L) + ":" + std::to_string(H) : "off";
+  }
   /// Frees the types (MPI_Finalize).
   void release();
 

@@ -1,0 +1,76 @@
+//===- lib/Runtime/Settings.cpp - The runtime's settings ------------------===//
+#include "Settings.h"
+
+#include <cstdlib>
+#include <fstream>
+
+namespace ddtc {
+
+namespace {
+
+std::string trim(const std::string &S) {
+  size_t B = S.find_first_not_of(" \t\r");
+  if (B == std::string::npos)
+    return "";
+  size_t E = S.find_last_not_of(" \t\r");
+  return S.substr(B, E - B + 1);
+}
+
+} // namespace
+
+bool RuntimeSettings::isKnown(const std::string &Name) {
+  return Name == "DDTC_RT_SPLIT_SEND" || Name == "DDTC_RT_TYPED_BLOCKS" ||
+         Name == "DDTC_RT_MAX_BUFFER";
+}
+
+std::vector<std::string> RuntimeSettings::load() {
+  std::vector<std::string> Warnings;
+  FromFile.clear();
+  const char *P = std::getenv("DDTC_RT_CONFIG");
+  Path = P ? P : "";
+  if (Path.empty())
+    return Warnings;
+  std::ifstream In(Path);
+  if (!In) {
+    Warnings.push_back("DDTC_RT_CONFIG='" + Path +
+                       "' cannot be read; using the environment and the "
+                       "defaults");
+    return Warnings;
+  }
+  std::string Line;
+  for (unsigned No = 1; std::getline(In, Line); ++No) {
+    std::string Text = trim(Line.substr(0, Line.find('#')));
+    if (Text.empty())
+      continue;
+    size_t Eq = Text.find('=');
+    std::string Name = Eq == std::string::npos ? "" : trim(Text.substr(0, Eq));
+    std::string Where = Path + ":" + std::to_string(No) + ": ";
+    if (Name.empty()) {
+      Warnings.push_back(Where + "'" + Text + "' is not NAME=VALUE; ignored");
+      continue;
+    }
+    if (!isKnown(Name)) {
+      Warnings.push_back(Where + Name +
+                         " is not a setting of the runtime (DDTC_RT_SPLIT_SEND, "
+                         "DDTC_RT_TYPED_BLOCKS, DDTC_RT_MAX_BUFFER); ignored");
+      continue;
+    }
+    FromFile[Name] = trim(Text.substr(Eq + 1));
+  }
+  return Warnings;
+}
+
+const char *RuntimeSettings::get(const char *Name) const {
+  if (const char *V = std::getenv(Name); V && *V)
+    return V;
+  auto It = FromFile.find(Name);
+  return It == FromFile.end() || It->second.empty() ? nullptr
+                                                    : It->second.c_str();
+}
+
+std::string RuntimeSettings::where(const char *Name) const {
+  const char *V = std::getenv(Name);
+  return (V && *V) || !FromFile.count(Name) ? "" : Path + ": ";
+}
+
+} // namespace ddtc
