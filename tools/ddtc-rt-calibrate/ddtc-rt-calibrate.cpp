@@ -19,8 +19,10 @@
 // variants alternate within a round (which goes first alternates too),
 // every measurement is the median of nrep round trips after a barrier
 // (seed 000's method), and the result is the median over rounds. A
-// variant wins where its median is at least Margin faster: ties, and the
-// VM's noise, leave the default.
+// variant wins where its median is at least Margin faster and loses where
+// the other's is; a setting covers the sizes from a win on to the last
+// size before a loss, so that a tie (where the choice costs nothing)
+// does not end it where the noise happens to fall.
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/MPI/MPISupport.h"
@@ -48,7 +50,7 @@ constexpr double Margin = 0.95;
 
 struct Options {
   std::string Output; // "" for stdout
-  int Rounds = 7;
+  int Rounds = 11;
   bool Quick = false;
 };
 
@@ -119,7 +121,7 @@ std::pair<uint64_t, uint64_t> calibrateSplit(const Options &O,
                                       256 << 10, 512 << 10, 1 << 20, 2 << 20,
                                       4 << 20};
   std::vector<char> Buf((4 << 20) + SplitSends::Gap + 64, 1);
-  std::vector<bool> Wins;
+  std::vector<bool> Wins, Loses;
   Table.push_back("# split sends: round trip of packed bytes, us (median of " +
                   std::to_string(O.Rounds) + " rounds)");
   Table.push_back("#   bytes  contiguous  two-blocks");
@@ -151,22 +153,27 @@ std::pair<uint64_t, uint64_t> calibrateSplit(const Options &O,
     };
     auto [TC, TS] = compare(O.Rounds, Contiguous, Split);
     Wins.push_back(TS < Margin * TC);
+    Loses.push_back(Margin * TS > TC);
     char Line[128];
     std::snprintf(Line, sizeof Line, "# %8llu  %10.2f  %10.2f%s",
                   static_cast<unsigned long long>(S), TC, TS,
                   Wins.back() ? "  two blocks" : "");
     Table.push_back(Line);
   }
-  // The first run of sizes where two blocks win; the sizes below it go
-  // as they are.
+  // From the first size where two blocks win up to the last before they
+  // lose: sizes where neither wins by the margin cost nothing either way,
+  // and letting them end the window would make it end wherever the noise
+  // put a tie.
   size_t First = 0;
   while (First < Sizes.size() && !Wins[First])
     ++First;
   if (First == Sizes.size())
     return {0, 0};
   size_t Last = First;
-  while (Last + 1 < Sizes.size() && Wins[Last + 1])
+  while (Last + 1 < Sizes.size() && !Loses[Last + 1])
     ++Last;
+  while (!Wins[Last]) // end on a size measured to win
+    --Last;
   uint64_t Lo = First == 0 ? 8192 : Sizes[First - 1];
   return {Lo, Sizes[Last]};
 }
@@ -194,7 +201,7 @@ calibrateTyped(const Options &O, std::pair<uint64_t, uint64_t> Window,
   std::vector<uint64_t> From(Blocks.size(), 0);
   for (size_t BI = 0; BI < Blocks.size(); ++BI) {
     uint64_t B = Blocks[BI];
-    std::vector<bool> Wins;
+    std::vector<bool> Wins, Loses;
     for (uint64_t S : Sizes) {
       progress("large blocks, " + sizeText(B) + " in " + sizeText(S));
       uint64_t N = S / B;
@@ -238,14 +245,17 @@ calibrateTyped(const Options &O, std::pair<uint64_t, uint64_t> Window,
       auto [TP, TT] = compare(O.Rounds, PackedTrip, TypedTrip);
       PMPI_Type_free(&T);
       Wins.push_back(TT < Margin * TP);
+      Loses.push_back(Margin * TT > TP);
       char Line[128];
       std::snprintf(Line, sizeof Line, "# %7s  %8s  %10.2f  %8.2f%s",
                     sizeText(B).c_str(), sizeText(S).c_str(), TP, TT,
                     Wins.back() ? "  typed" : "");
       Table.push_back(Line);
     }
-    for (size_t I = Sizes.size(); I-- > 0 && Wins[I];)
-      From[BI] = Sizes[I];
+    // The smallest size where MPI wins and loses at no larger size.
+    for (size_t I = Sizes.size(); I-- > 0 && !Loses[I];)
+      if (Wins[I])
+        From[BI] = Sizes[I];
   }
   // The smallest block size from which MPI wins for every larger block
   // too; above the largest "from" of those, it wins for all of them.
