@@ -10,11 +10,11 @@
 #include "KernelRegistry.h"
 #include "RuntimeLog.h"
 #include "RuntimeState.h"
-#include "Settings.h"
 
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/SplitSend.h"
+#include "ddtc/Runtime/RuntimeSettings.h"
 #include "ddtc/Runtime/RuntimeSupport.h"
 
 #include <unistd.h>

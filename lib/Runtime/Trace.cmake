@@ -4,8 +4,10 @@
 # Included by lib/Runtime/CMakeLists.txt.
 
 # Helpers shared by both runtime libraries (and by nothing that may link
-# LLVM, CLI11 or nlohmann): output patterns and atomic files.
+# LLVM, CLI11 or nlohmann): output patterns, atomic files and the settings
+# file (which ddtc-bench reads too).
 add_library(ddtcRuntimeSupport STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/RuntimeSettings.cpp
   ${CMAKE_CURRENT_LIST_DIR}/RuntimeSupport.cpp
 )
 target_link_libraries(ddtcRuntimeSupport PUBLIC ddtcIR ddtcFormat)

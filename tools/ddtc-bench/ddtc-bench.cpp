@@ -29,6 +29,7 @@
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/SplitSend.h"
+#include "ddtc/Runtime/RuntimeSettings.h"
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/Reader/ReadFile.h"
 
@@ -423,11 +424,17 @@ int main(int Argc, char **Argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
   MPI_Comm_size(MPI_COMM_WORLD, &Size);
   // The ddtc variant sends its packed bytes as the runtime does, window
-  // and setting included (docs/runtime.md, "Split sends").
+  // and setting included, from the environment or the runtime's settings
+  // file (docs/runtime.md, "Split sends").
+  RuntimeSettings Settings;
+  std::vector<std::string> Warnings = Settings.load();
   if (std::string W =
-          SplitSends::get().configure(std::getenv("DDTC_RT_SPLIT_SEND"));
-      !W.empty() && Rank == 0)
-    std::fprintf(stderr, "ddtc-bench: warning: %s\n", W.c_str());
+          SplitSends::get().configure(Settings.get("DDTC_RT_SPLIT_SEND"));
+      !W.empty())
+    Warnings.push_back(Settings.where("DDTC_RT_SPLIT_SEND") + W);
+  for (const std::string &W : Warnings)
+    if (Rank == 0)
+      std::fprintf(stderr, "ddtc-bench: warning: %s\n", W.c_str());
   int Status = run(Argc, Argv);
   SplitSends::get().release();
   MPI_Finalize();

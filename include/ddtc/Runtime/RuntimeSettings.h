@@ -1,15 +1,16 @@
-//===- lib/Runtime/Settings.h - The runtime's settings ----------*- C++ -*-===//
+//===- ddtc/Runtime/RuntimeSettings.h - The runtime's settings -*- C++ -*-===//
 //
 // The runtime's tuning settings (DDTC_RT_SPLIT_SEND, DDTC_RT_TYPED_BLOCKS,
 // DDTC_RT_MAX_BUFFER) come from the environment, or from the file that
 // DDTC_RT_CONFIG names -- lines NAME=VALUE, `#` comments, as
 // `ddtc-rt-calibrate` writes them for a machine -- the environment winning,
 // as MPI libraries take their parameter files (docs/runtime.md, "Settings
-// file").
+// file and calibration"). ddtc-bench reads them too: its ddtc variant sends
+// as the runtime does.
 //
 //===----------------------------------------------------------------------===//
-#ifndef DDTC_LIB_RUNTIME_SETTINGS_H
-#define DDTC_LIB_RUNTIME_SETTINGS_H
+#ifndef DDTC_RUNTIME_RUNTIMESETTINGS_H
+#define DDTC_RUNTIME_RUNTIMESETTINGS_H
 
 #include <map>
 #include <string>
@@ -44,4 +45,4 @@ private:
 
 } // namespace ddtc
 
-#endif // DDTC_LIB_RUNTIME_SETTINGS_H
+#endif // DDTC_RUNTIME_RUNTIMESETTINGS_H

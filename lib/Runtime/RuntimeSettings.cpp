@@ -1,5 +1,5 @@
-//===- lib/Runtime/Settings.cpp - The runtime's settings ------------------===//
-#include "Settings.h"
+//===- lib/Runtime/RuntimeSettings.cpp - The runtime's settings -----------===//
+#include "ddtc/Runtime/RuntimeSettings.h"
 
 #include <cstdlib>
 #include <fstream>
