@@ -352,10 +352,15 @@ const Type *foldPeriodicList(TypeContext &Ctx, const Type *T) {
   for (size_t M = 2; 2 * M <= N; ++M) {
     if (N % M != 0)
       continue;
-    int64_t Step = Disp[M] - Disp[0];
-    bool Periodic = true;
-    for (size_t I = M; I < N && Periodic; ++I)
-      Periodic = Same(I, I - M) && Disp[I] - Disp[I - M] == Step;
+    // Differences of displacements near the int64 limits overflow: such a
+    // list is not taken for periodic.
+    int64_t Step;
+    bool Periodic = !__builtin_sub_overflow(Disp[M], Disp[0], &Step);
+    for (size_t I = M; I < N && Periodic; ++I) {
+      int64_t D;
+      Periodic = Same(I, I - M) &&
+                 !__builtin_sub_overflow(Disp[I], Disp[I - M], &D) && D == Step;
+    }
     if (!Periodic)
       continue;
     std::vector<int64_t> Ints(T->getInts().begin(),

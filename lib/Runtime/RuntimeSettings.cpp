@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 
 namespace ddtc {
 
@@ -30,15 +31,28 @@ std::vector<std::string> RuntimeSettings::load() {
   Path = P ? P : "";
   if (Path.empty())
     return Warnings;
-  std::ifstream In(Path);
+  std::ifstream In(Path, std::ios::binary);
   if (!In) {
     Warnings.push_back("DDTC_RT_CONFIG='" + Path +
                        "' cannot be read; using the environment and the "
                        "defaults");
     return Warnings;
   }
+  // A settings file is a few lines: a larger one is not read (no line of
+  // it is held whole in memory, whatever the file is).
+  std::string Text(MaxBytes + 1, '\0');
+  In.read(Text.data(), static_cast<std::streamsize>(Text.size()));
+  Text.resize(static_cast<size_t>(In.gcount()));
+  if (Text.size() > MaxBytes) {
+    Warnings.push_back("DDTC_RT_CONFIG='" + Path + "' is larger than " +
+                       std::to_string(MaxBytes) +
+                       " bytes, not a settings file; using the environment "
+                       "and the defaults");
+    return Warnings;
+  }
+  std::istringstream Lines(Text);
   std::string Line;
-  for (unsigned No = 1; std::getline(In, Line); ++No) {
+  for (unsigned No = 1; std::getline(Lines, Line); ++No) {
     std::string Text = trim(Line.substr(0, Line.find('#')));
     if (Text.empty())
       continue;

@@ -12,6 +12,7 @@
 #ifndef DDTC_RUNTIME_RUNTIMESETTINGS_H
 #define DDTC_RUNTIME_RUNTIMESETTINGS_H
 
+#include <cstddef>
 #include <map>
 #include <string>
 #include <vector>
@@ -37,6 +38,9 @@ public:
 
   /// The names a settings file may set.
   static bool isKnown(const std::string &Name);
+
+  /// The largest file read.
+  static constexpr size_t MaxBytes = 64 * 1024;
 
 private:
   std::string Path;
