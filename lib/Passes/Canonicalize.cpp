@@ -170,6 +170,70 @@ const Type *absorbContiguousChild(TypeContext &Ctx, const Type *T) {
   return value(Ctx.get(T->getKind(), std::move(Ints), {Elem}));
 }
 
+/// A list over one block of n copies of an element of extent 0 placed at
+/// e -> the list over the element, blocks n times longer, displacements e
+/// further: copies of an element of extent 0 are all at one place, so
+/// each block of b copies of the child at d is b * n copies of the element
+/// at d + e; and k copies of the child (a contiguous, or a vector, whose
+/// strides are 0 bytes) one block of k * n at e. Where elements sit at one place the planners, which read the
+/// typemap's runs, cannot rebuild this; other children of one block are
+/// left to them (with copies that tile, the typemap shows the blocks).
+const Type *absorbPlacedCopies(TypeContext &Ctx, const Type *T) {
+  if (!isa<IndexedType>(T) && !isa<IndexedBlockType>(T) &&
+      !isa<ContiguousType>(T) && !isa<VectorType>(T))
+    return nullptr;
+  const Type *Child = T->getOldType();
+  if ((!isa<IndexedType>(Child) && !isa<IndexedBlockType>(Child)) ||
+      Child->getListLength() != 1 || Child->extent() != 0 ||
+      Child->getOldType()->extent() != 0)
+    return nullptr;
+  bool ChildBlock = isa<IndexedBlockType>(Child);
+  int64_t N = ChildBlock ? Child->getScalar(0) : Child->getList(0)[0];
+  // Element displacements of an element of extent 0 are 0 bytes.
+  int64_t E = Child->getKind() == TypeKind::HIndexed ||
+                      Child->getKind() == TypeKind::HIndexedBlock
+                  ? Child->getList(ChildBlock ? 0 : 1)[0]
+                  : 0;
+  if (N <= 0)
+    return nullptr;
+  const Type *X = Child->getOldType();
+  // Copies of the child one after another (contiguous) or at any stride
+  // (a vector: every stride is 0 bytes) are one block at e.
+  if (isa<ContiguousType>(T) || isa<VectorType>(T)) {
+    std::optional<int64_t> Copies =
+        isa<ContiguousType>(T)
+            ? std::optional<int64_t>(cast<ContiguousType>(T)->getCount())
+            : checkedMul(cast<VectorType>(T)->getCount(),
+                         cast<VectorType>(T)->getBlockLength());
+    std::optional<int64_t> Length = Copies ? checkedMul(*Copies, N) : Copies;
+    int64_t Disp[] = {E};
+    return Length ? value(Ctx.getHIndexedBlock(*Length, Disp, X)) : nullptr;
+  }
+  bool Block = isa<IndexedBlockType>(T);
+  bool Bytes = T->getKind() == TypeKind::HIndexed ||
+               T->getKind() == TypeKind::HIndexedBlock;
+  std::vector<int64_t> Disps;
+  for (int64_t D : T->getList(Block ? 0 : 1)) {
+    // In elements of the child (extent 0), every displacement is 0 bytes.
+    std::optional<int64_t> At = checkedAdd(Bytes ? D : 0, E);
+    if (!At)
+      return nullptr;
+    Disps.push_back(*At);
+  }
+  if (Block) {
+    std::optional<int64_t> Length = checkedMul(T->getScalar(0), N);
+    return Length ? value(Ctx.getHIndexedBlock(*Length, Disps, X)) : nullptr;
+  }
+  std::vector<int64_t> Lengths;
+  for (int64_t B : T->getList(0)) {
+    std::optional<int64_t> Length = checkedMul(B, N);
+    if (!Length)
+      return nullptr;
+    Lengths.push_back(*Length);
+  }
+  return value(Ctx.getHIndexed(Lengths, Disps, X));
+}
+
 /// Consecutive blocks of (h)indexed, (h)indexed_block and struct that
 /// touch become one; an indexed_block whose blocks merge becomes an
 /// indexed (the driver keeps it only if that is cheaper or simpler).
