@@ -25,14 +25,6 @@ bool isMpich() {
       .starts_with("MPICH Version:");
 }
 
-/// "LO:HI" with sizes parseByteSize reads.
-bool parseWindow(std::string_view Text, uint64_t &Lo, uint64_t &Hi) {
-  size_t Colon = Text.find(':');
-  return Colon != std::string_view::npos &&
-         parseByteSize(Text.substr(0, Colon), Lo) &&
-         parseByteSize(Text.substr(Colon + 1), Hi);
-}
-
 } // namespace
 
 SplitSends &SplitSends::get() {
@@ -52,7 +44,7 @@ std::string SplitSends::configure(const char *Setting) {
     uint64_t PL = 0, PH = 0;
     if (std::string_view(V) == "off") {
       L = H = 0;
-    } else if (parseWindow(V, PL, PH) && PL < PH) {
+    } else if (parseByteSizePair(V, PL, PH) && PL < PH) {
       // Both blocks must hold data: the stream is longer than the tail.
       L = std::max(PL, Tail);
       H = PH;

@@ -175,17 +175,17 @@ const Type *absorbContiguousChild(TypeContext &Ctx, const Type *T) {
 /// further: copies of an element of extent 0 are all at one place, so
 /// each block of b copies of the child at d is b * n copies of the element
 /// at d + e; and k copies of the child (a contiguous, or a vector, whose
-/// strides are 0 bytes) one block of k * n at e. Where elements sit at one place the planners, which read the
-/// typemap's runs, cannot rebuild this; other children of one block are
-/// left to them (with copies that tile, the typemap shows the blocks).
+/// strides are 0 bytes) one block of k * n at e. Where elements sit at
+/// one place the planners, which read the typemap's runs, cannot rebuild
+/// this; other children of one block are left to them (with copies that
+/// tile, the typemap shows the blocks).
 const Type *absorbPlacedCopies(TypeContext &Ctx, const Type *T) {
   if (!isa<IndexedType>(T) && !isa<IndexedBlockType>(T) &&
       !isa<ContiguousType>(T) && !isa<VectorType>(T))
     return nullptr;
   const Type *Child = T->getOldType();
   if ((!isa<IndexedType>(Child) && !isa<IndexedBlockType>(Child)) ||
-      Child->getListLength() != 1 || Child->extent() != 0 ||
-      Child->getOldType()->extent() != 0)
+      Child->getListLength() != 1 || Child->getOldType()->extent() != 0)
     return nullptr;
   bool ChildBlock = isa<IndexedBlockType>(Child);
   int64_t N = ChildBlock ? Child->getScalar(0) : Child->getList(0)[0];

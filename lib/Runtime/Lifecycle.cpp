@@ -43,11 +43,8 @@ void configureTypedBlocks(RuntimeState &R, const char *V,
     R.TypedBlock = R.TypedAbove = 0;
     return;
   }
-  size_t Colon = S.find(':');
   uint64_t Block = 0, Above = 0;
-  if (Colon != std::string::npos &&
-      parseByteSize(S.substr(0, Colon), Block) && Block > 0 &&
-      parseByteSize(S.substr(Colon + 1), Above)) {
+  if (parseByteSizePair(S, Block, Above) && Block > 0) {
     R.TypedBlock = Block;
     R.TypedAbove = Above;
     return;

@@ -40,17 +40,17 @@ std::vector<std::string> RuntimeSettings::load() {
   }
   // A settings file is a few lines: a larger one is not read (no line of
   // it is held whole in memory, whatever the file is).
-  std::string Text(MaxBytes + 1, '\0');
-  In.read(Text.data(), static_cast<std::streamsize>(Text.size()));
-  Text.resize(static_cast<size_t>(In.gcount()));
-  if (Text.size() > MaxBytes) {
+  std::string Content(MaxBytes + 1, '\0');
+  In.read(Content.data(), static_cast<std::streamsize>(Content.size()));
+  Content.resize(static_cast<size_t>(In.gcount()));
+  if (Content.size() > MaxBytes) {
     Warnings.push_back("DDTC_RT_CONFIG='" + Path + "' is larger than " +
                        std::to_string(MaxBytes) +
                        " bytes, not a settings file; using the environment "
                        "and the defaults");
     return Warnings;
   }
-  std::istringstream Lines(Text);
+  std::istringstream Lines(Content);
   std::string Line;
   for (unsigned No = 1; std::getline(Lines, Line); ++No) {
     std::string Text = trim(Line.substr(0, Line.find('#')));

@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 #include "ddtc/MPI/MPISupport.h"
 #include "ddtc/MPI/SplitSend.h"
+#include "ddtc/Support/ByteSize.h"
 
 #include <mpi.h>
 
@@ -65,21 +66,45 @@ int nrepFor(uint64_t Bytes) {
   return Bytes <= 64 * 1024 ? 100 : Bytes <= 1024 * 1024 ? 50 : 20;
 }
 
-/// Rank 0's median of Nrep round trips: rank 0 runs Ping (send, then
-/// receive), rank 1 Pong (receive, then send).
-double roundTrip(int Nrep, const std::function<void()> &Ping,
-                 const std::function<void()> &Pong) {
+/// Rank 0's median of Nrep round trips: rank 0 sends, then receives;
+/// rank 1 receives, then sends.
+double roundTrip(int Nrep, const std::function<void()> &Send,
+                 const std::function<void()> &Recv) {
+  auto Trip = [&] {
+    if (Rank == 0) {
+      Send();
+      Recv();
+    } else {
+      Recv();
+      Send();
+    }
+  };
   for (int I = 0; I < 3; ++I)
-    Rank == 0 ? Ping() : Pong();
+    Trip();
   PMPI_Barrier(MPI_COMM_WORLD);
   std::vector<double> T(Nrep);
   for (int I = 0; I < Nrep; ++I) {
     double Start = PMPI_Wtime();
-    Rank == 0 ? Ping() : Pong();
+    Trip();
     T[I] = PMPI_Wtime() - Start;
   }
   std::nth_element(T.begin(), T.begin() + Nrep / 2, T.end());
   return T[Nrep / 2] * 1e6;
+}
+
+/// Packed bytes to the other rank as the runtime sends them: in two
+/// blocks where Split, else one contiguous run.
+void sendPacked(char *Buf, uint64_t Bytes, bool Split) {
+  SplitSends::Wire W =
+      Split ? SplitSends::get().wire(Buf, Bytes)
+            : SplitSends::Wire{static_cast<MPI_Count>(Bytes), MPI_PACKED};
+  PMPI_Send(Buf, static_cast<int>(W.Count), W.Type, 1 - Rank, 0,
+            MPI_COMM_WORLD);
+}
+
+void recvPacked(char *Buf, uint64_t Bytes) {
+  PMPI_Recv(Buf, static_cast<int>(Bytes), MPI_PACKED, 1 - Rank, 0,
+            MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
 double median(std::vector<double> V) {
@@ -103,14 +128,6 @@ std::pair<double, double> compare(int Rounds, const std::function<double()> &A,
   return {median(TA), median(TB)};
 }
 
-std::string sizeText(uint64_t Bytes) {
-  if (Bytes && Bytes % (1024 * 1024) == 0)
-    return std::to_string(Bytes / (1024 * 1024)) + "M";
-  if (Bytes && Bytes % 1024 == 0)
-    return std::to_string(Bytes / 1024) + "K";
-  return std::to_string(Bytes);
-}
-
 /// The split window: (Lo, Hi], or Hi = 0 for off.
 std::pair<uint64_t, uint64_t> calibrateSplit(const Options &O,
                                              std::vector<std::string> &Table) {
@@ -126,30 +143,14 @@ std::pair<uint64_t, uint64_t> calibrateSplit(const Options &O,
                   std::to_string(O.Rounds) + " rounds)");
   Table.push_back("#   bytes  contiguous  two-blocks");
   for (uint64_t S : Sizes) {
-    progress("split sends, " + sizeText(S));
+    progress("split sends, " + formatByteSize(S));
     int Nrep = nrepFor(S);
+    auto Recv = [&] { recvPacked(Buf.data(), S); };
     auto Contiguous = [&] {
-      auto Send = [&] {
-        PMPI_Send(Buf.data(), static_cast<int>(S), MPI_PACKED, 1 - Rank, 0,
-                  MPI_COMM_WORLD);
-      };
-      auto Recv = [&] {
-        PMPI_Recv(Buf.data(), static_cast<int>(S), MPI_PACKED, 1 - Rank, 0,
-                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      };
-      return roundTrip(Nrep, [&] { Send(), Recv(); }, [&] { Recv(), Send(); });
+      return roundTrip(Nrep, [&] { sendPacked(Buf.data(), S, false); }, Recv);
     };
     auto Split = [&] {
-      auto Send = [&] {
-        SplitSends::Wire W = SplitSends::get().wire(Buf.data(), S);
-        PMPI_Send(Buf.data(), static_cast<int>(W.Count), W.Type, 1 - Rank, 0,
-                  MPI_COMM_WORLD);
-      };
-      auto Recv = [&] {
-        PMPI_Recv(Buf.data(), static_cast<int>(S), MPI_PACKED, 1 - Rank, 0,
-                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      };
-      return roundTrip(Nrep, [&] { Send(), Recv(); }, [&] { Recv(), Send(); });
+      return roundTrip(Nrep, [&] { sendPacked(Buf.data(), S, true); }, Recv);
     };
     auto [TC, TS] = compare(O.Rounds, Contiguous, Split);
     Wins.push_back(TS < Margin * TC);
@@ -203,7 +204,7 @@ calibrateTyped(const Options &O, std::pair<uint64_t, uint64_t> Window,
     uint64_t B = Blocks[BI];
     std::vector<bool> Wins, Loses;
     for (uint64_t S : Sizes) {
-      progress("large blocks, " + sizeText(B) + " in " + sizeText(S));
+      progress("large blocks, " + formatByteSize(B) + " in " + formatByteSize(S));
       uint64_t N = S / B;
       MPI_Datatype T;
       // N blocks of B bytes of doubles, a block's length apart.
@@ -212,35 +213,27 @@ calibrateTyped(const Options &O, std::pair<uint64_t, uint64_t> Window,
       PMPI_Type_commit(&T);
       int Nrep = nrepFor(S);
       auto TypedTrip = [&] {
-        auto Send = [&] {
-          PMPI_Send(Typed.data(), 1, T, 1 - Rank, 0, MPI_COMM_WORLD);
-        };
-        auto Recv = [&] {
-          PMPI_Recv(Typed.data(), 1, T, 1 - Rank, 0, MPI_COMM_WORLD,
-                    MPI_STATUS_IGNORE);
-        };
-        return roundTrip(Nrep, [&] { Send(), Recv(); },
-                         [&] { Recv(), Send(); });
+        return roundTrip(
+            Nrep,
+            [&] { PMPI_Send(Typed.data(), 1, T, 1 - Rank, 0, MPI_COMM_WORLD); },
+            [&] {
+              PMPI_Recv(Typed.data(), 1, T, 1 - Rank, 0, MPI_COMM_WORLD,
+                        MPI_STATUS_IGNORE);
+            });
       };
       bool Split = S > Window.first && S <= Window.second;
       auto PackedTrip = [&] {
         auto Send = [&] {
           for (uint64_t K = 0; K < N; ++K)
             std::memcpy(Packed.data() + K * B, Typed.data() + 2 * K * B, B);
-          SplitSends::Wire W =
-              Split ? SplitSends::get().wire(Packed.data(), S)
-                    : SplitSends::Wire{static_cast<MPI_Count>(S), MPI_PACKED};
-          PMPI_Send(Packed.data(), static_cast<int>(W.Count), W.Type,
-                    1 - Rank, 0, MPI_COMM_WORLD);
+          sendPacked(Packed.data(), S, Split);
         };
         auto Recv = [&] {
-          PMPI_Recv(Packed.data(), static_cast<int>(S), MPI_PACKED, 1 - Rank,
-                    0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+          recvPacked(Packed.data(), S);
           for (uint64_t K = 0; K < N; ++K)
             std::memcpy(Typed.data() + 2 * K * B, Packed.data() + K * B, B);
         };
-        return roundTrip(Nrep, [&] { Send(), Recv(); },
-                         [&] { Recv(), Send(); });
+        return roundTrip(Nrep, Send, Recv);
       };
       auto [TP, TT] = compare(O.Rounds, PackedTrip, TypedTrip);
       PMPI_Type_free(&T);
@@ -248,7 +241,7 @@ calibrateTyped(const Options &O, std::pair<uint64_t, uint64_t> Window,
       Loses.push_back(Margin * TT > TP);
       char Line[128];
       std::snprintf(Line, sizeof Line, "# %7s  %8s  %10.2f  %8.2f%s",
-                    sizeText(B).c_str(), sizeText(S).c_str(), TP, TT,
+                    formatByteSize(B).c_str(), formatByteSize(S).c_str(), TP, TT,
                     Wins.back() ? "  typed" : "");
       Table.push_back(Line);
     }
@@ -348,13 +341,13 @@ int run(int Argc, char **Argv) {
   for (const std::string &L : Table)
     Text += L + "\n";
   Text += "DDTC_RT_SPLIT_SEND=" +
-          (Window.second ? sizeText(Window.first) + ":" +
-                               sizeText(Window.second)
+          (Window.second ? formatByteSize(Window.first) + ":" +
+                               formatByteSize(Window.second)
                          : std::string("off")) +
           "\n";
   Text += "DDTC_RT_TYPED_BLOCKS=" +
-          (TypedBlocks.first ? sizeText(TypedBlocks.first) + ":" +
-                                   sizeText(TypedBlocks.second)
+          (TypedBlocks.first ? formatByteSize(TypedBlocks.first) + ":" +
+                                   formatByteSize(TypedBlocks.second)
                              : std::string("off")) +
           "\n";
   if (O.Output.empty()) {

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace ddtc {
@@ -47,6 +48,26 @@ inline bool parseByteSize(std::string_view Text, uint64_t &Bytes) {
     return false;
   Bytes = V << Shift;
   return true;
+}
+
+/// "A:B", two sizes parseByteSize reads (DDTC_RT_SPLIT_SEND's window,
+/// DDTC_RT_TYPED_BLOCKS's block and message sizes).
+inline bool parseByteSizePair(std::string_view Text, uint64_t &A,
+                              uint64_t &B) {
+  size_t Colon = Text.find(':');
+  return Colon != std::string_view::npos &&
+         parseByteSize(Text.substr(0, Colon), A) &&
+         parseByteSize(Text.substr(Colon + 1), B);
+}
+
+/// Bytes as parseByteSize reads it back, with the largest suffix that
+/// divides it ("64K", "1M", "8256").
+inline std::string formatByteSize(uint64_t Bytes) {
+  const char *Suffix = "GMK";
+  for (unsigned Shift = 30; Shift >= 10; Shift -= 10, ++Suffix)
+    if (Bytes && Bytes % (uint64_t(1) << Shift) == 0)
+      return std::to_string(Bytes >> Shift) + *Suffix;
+  return std::to_string(Bytes);
 }
 
 } // namespace ddtc
