@@ -101,7 +101,10 @@ void checkNormalForm(const Type *Given, const Type *Normal,
   std::snprintf(Speed, sizeof Speed, "%.1fx", Advice.PackGain);
   if (Rewrite) {
     Out.push_back({"GL4",
-                   Message + "; " + Advice.Engine + " is modelled to pack " +
+                   Message + "; " + Advice.Engine + " is modelled to " +
+                       (Advice.SendsOnly
+                            ? "send (the program's only use, point to point) "
+                            : "pack ") +
                        "the " + Advice.Origin + " form " + Speed + " faster",
                    "describe it as its " + Advice.Origin +
                        " form (ddtc emit "

@@ -71,16 +71,115 @@ void addPieces(TypeContext &Ctx, const Type *Form,
   }
 }
 
-/// Index lists with more members than this are not rewritten: MPICH's
-/// interpreter pays a dispatch per struct member, so long lists of short
-/// blocks never gain, and the candidate's description grows with the list.
-constexpr size_t MaxMembers = 1024;
-
 /// T's bounds and data, as MPI sees them, equal Want's.
 bool sameBounds(const Type *T, const Type *Want) {
   return T->hasSameBounds(Want) && T->size() == Want->size() &&
          T->trueLb() == Want->trueLb() && T->trueExtent() == Want->trueExtent();
 }
+
+/// The most struct members a list-pieces candidate may have: its
+/// description grows with them, and so does MPICH's dispatch per member.
+constexpr size_t MaxListPieces = 4096;
+
+/// L's entries [Lo, Hi) as an index list of L's kind over L's oldtype, at
+/// the same displacements. Null if L is not an index list.
+const Type *listSlice(TypeContext &Ctx, const Type *L, size_t Lo, size_t Hi) {
+  Expected<const Type *> R = nullptr;
+  if (auto *X = dyn_cast<IndexedType>(L)) {
+    std::span<const int64_t> Lengths = X->getBlockLengths().subspan(Lo, Hi - Lo);
+    std::span<const int64_t> Displs = X->getDisplacements().subspan(Lo, Hi - Lo);
+    R = X->isByteDisplacement()
+            ? Ctx.getHIndexed(Lengths, Displs, X->getOldType())
+            : Ctx.getIndexed(Lengths, Displs, X->getOldType());
+  } else if (auto *B = dyn_cast<IndexedBlockType>(L)) {
+    std::span<const int64_t> Displs = B->getDisplacements().subspan(Lo, Hi - Lo);
+    R = B->isByteDisplacement()
+            ? Ctx.getHIndexedBlock(B->getBlockLength(), Displs, B->getOldType())
+            : Ctx.getIndexedBlock(B->getBlockLength(), Displs, B->getOldType());
+  } else {
+    return nullptr;
+  }
+  return R ? *R : nullptr;
+}
+
+size_t listEntries(const Type *T) {
+  if (auto *X = dyn_cast<IndexedType>(T))
+    return X->getDisplacements().size();
+  if (auto *B = dyn_cast<IndexedBlockType>(T))
+    return B->getDisplacements().size();
+  return 0;
+}
+
+/// Form's long index lists -- Form itself, under its resized, or a
+/// top-level struct's members of block length 1 -- cut into struct members
+/// of Entries consecutive entries each, in order (the typemap's order is
+/// kept), with Form's bounds. A send packs fragment by fragment, and Yaksa
+/// packs the instance a fragment boundary cuts by descending into it block
+/// by block (YaksaModel.h): a count-1 struct of two 2,000-entry lists is
+/// sent block by block nearly whole, the same lists in pieces of 32
+/// entries one kernel call per piece (3.4-4.3x faster sends of
+/// LAMMPS_full, docs/mpi-forms.md). MPI_Pack pays a dispatch per member
+/// instead, so the model takes it only where the program does not pack
+/// (MPIFormOptions::SendsOnly), or where it pays anyway.
+void addListPieces(TypeContext &Ctx, const Type *Form,
+                   std::vector<FormCandidate> &Out) {
+  const Type *Top = isa<ResizedType>(Form) ? Form->getOldType() : Form;
+  std::vector<int64_t> Lengths, Displs;
+  std::vector<const Type *> Members;
+  if (auto *S = dyn_cast<StructType>(Top)) {
+    Lengths.assign(S->getBlockLengths().begin(), S->getBlockLengths().end());
+    Displs.assign(S->getDisplacements().begin(), S->getDisplacements().end());
+    Members.assign(S->getTypes().begin(), S->getTypes().end());
+  } else {
+    Lengths = {1};
+    Displs = {0};
+    Members = {Top};
+  }
+  for (size_t Entries : {32, 128, 512}) {
+    std::vector<int64_t> PieceLengths, PieceDispls;
+    std::vector<const Type *> Pieces;
+    bool Cut = false;
+    for (size_t I = 0; I < Members.size(); ++I) {
+      size_t N = Lengths[I] == 1 ? listEntries(Members[I]) : 0;
+      if (N < 2 * Entries) {
+        PieceLengths.push_back(Lengths[I]);
+        PieceDispls.push_back(Displs[I]);
+        Pieces.push_back(Members[I]);
+        continue;
+      }
+      Cut = true;
+      for (size_t Lo = 0; Lo < N; Lo += Entries) {
+        const Type *P = listSlice(Ctx, Members[I], Lo, std::min(N, Lo + Entries));
+        if (!P || Pieces.size() == MaxListPieces)
+          return;
+        PieceLengths.push_back(1);
+        PieceDispls.push_back(Displs[I]);
+        Pieces.push_back(P);
+      }
+    }
+    if (!Cut)
+      return; // no list is long enough for these pieces, nor for longer ones
+    Expected<const Type *> S = Ctx.getStruct(PieceLengths, PieceDispls, Pieces);
+    if (!S)
+      return;
+    const Type *W = *S;
+    if (!W->hasSameBounds(Form)) {
+      // Struct padding, or Form's own resize: Form's bounds are kept.
+      Expected<const Type *> R = Ctx.getResized(Form->lb(), Form->extent(), W);
+      if (!R)
+        return;
+      W = *R;
+    }
+    if (!sameBounds(W, Form))
+      return; // never hand MPI a guess
+    Out.push_back({W, "list-pieces"});
+  }
+}
+
+/// Index lists with more members than this are not rewritten: MPICH's
+/// interpreter pays a dispatch per struct member, so long lists of short
+/// blocks never gain, and the candidate's description grows with the list.
+constexpr size_t MaxMembers = 1024;
 
 /// An index list of blocks of several lengths over a dense element, as a
 /// struct of one contiguous member per block: struct(1, ..., byte
@@ -165,6 +264,8 @@ std::vector<FormCandidate> getFormCandidates(TypeContext &Ctx, Normalizer &N,
   Add(Normal, "normal");
   std::vector<FormCandidate> Pieces;
   addPieces(Ctx, Normal, Pieces);
+  for (const Type *From : {Given, Normal})
+    addListPieces(Ctx, From, Pieces);
   for (const FormCandidate &C : Pieces)
     Add(C.T, C.Origin);
   std::unordered_map<const Type *, const Type *> Done;
@@ -203,36 +304,44 @@ MPIForm chooseMPIForm(const Type *Given,
   MPIForm Best;
   Best.Chosen = {Given, "given"};
   Best.Count = Counts[Last];
+  Best.SendsOnly = Options.SendsOnly;
   Best.GivenPackNs = Best.FormPackNs = G.Pack[Last];
   Best.GivenSendNs = Best.FormSendNs = G.Send[Last];
   for (const FormCandidate &C : Candidates) {
     Times F = Estimate(C.T);
     double Worst = INFINITY;
-    for (size_t I = 0; I < Counts.size(); ++I)
-      Worst = std::min(
-          {Worst, Ratio(G.Pack[I], F.Pack[I]), Ratio(G.Send[I], F.Send[I])});
-    double Gain = Ratio(G.Pack[Last], F.Pack[Last]);
+    for (size_t I = 0; I < Counts.size(); ++I) {
+      Worst = std::min(Worst, Ratio(G.Send[I], F.Send[I]));
+      if (!Options.SendsOnly)
+        Worst = std::min(Worst, Ratio(G.Pack[I], F.Pack[I]));
+    }
+    double PackGain = Ratio(G.Pack[Last], F.Pack[Last]);
+    double SendGain = Ratio(G.Send[Last], F.Send[Last]);
+    double Gain = Options.SendsOnly ? SendGain : PackGain;
     if (Worst < Options.MinWorstRatio || Gain < 1 + Options.MinGain ||
-        Gain <= Best.PackGain)
+        Gain <= Best.gain())
       continue;
     Best.Chosen = C;
     Best.FormPackNs = F.Pack[Last];
     Best.FormSendNs = F.Send[Last];
     Best.WorstGain = Worst;
-    Best.PackGain = Gain;
+    Best.PackGain = PackGain;
+    Best.SendGain = SendGain;
   }
   return Best;
 }
 
 std::string describeMPIForm(const MPIForm &F, const std::string &Engine) {
   char Gain[64];
-  std::snprintf(Gain, sizeof Gain, "%.2fx", F.PackGain);
+  std::snprintf(Gain, sizeof Gain, "%.2fx", F.gain());
+  const char *Uses = F.SendsOnly ? " (its uses: point-to-point only)" : "";
   if (F.isGiven())
     return "MPI-facing form for " + Engine +
            ": the type as given (no candidate is modelled at least 1.3x "
-           "faster and nowhere slower)";
+           "faster and nowhere slower)" + Uses;
   return "MPI-facing form for " + Engine + ": the " + F.Chosen.Origin +
-         " form, MPI_Pack modelled " + Gain + " faster than the type as given";
+         " form, " + (F.SendsOnly ? "sends" : "MPI_Pack") + " modelled " +
+         Gain + " faster than the type as given" + Uses;
 }
 
 } // namespace ddtc

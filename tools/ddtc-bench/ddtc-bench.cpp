@@ -32,8 +32,7 @@
 #include "ddtc/Runtime/RuntimeSettings.h"
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/Reader/ReadFile.h"
-
-#include <nlohmann/json.hpp>
+#include "ddtc/Reader/TypeUses.h"
 
 #include <mpi.h>
 #include <unistd.h>
@@ -114,34 +113,6 @@ struct Case {
   int64_t Count;
   uint64_t Calls;
 };
-
-/// The counts of N's uses in the trace, with their number of calls.
-std::map<int64_t, uint64_t> usesOf(const NamedType &N, std::string &Err) {
-  std::map<int64_t, uint64_t> Counts;
-  for (const auto &[Key, Value] : N.Extras) {
-    if (Key != "x-uses")
-      continue;
-    nlohmann::json J = nlohmann::json::parse(Value, nullptr, false);
-    if (!J.is_array()) {
-      Err = "type '" + N.Name + "': x-uses: not an array";
-      return {};
-    }
-    for (const nlohmann::json &Use : J) {
-      if (!Use.is_object() || !Use.contains("count") ||
-          !Use["count"].is_number_integer()) {
-        Err = "type '" + N.Name +
-              "': x-uses: an entry without an integer "
-              "\"count\"";
-        return {};
-      }
-      int64_t Count = Use["count"].get<int64_t>();
-      uint64_t Calls = Use.value("calls", uint64_t(1));
-      if (Count > 0)
-        Counts[Count] += Calls;
-    }
-  }
-  return Counts;
-}
 
 int nrepFor(int64_t Bytes, const BenchOptions &O) {
   if (O.Nrep > 0)
@@ -262,16 +233,15 @@ int run(int Argc, char **Argv) {
   if (O.Uses) {
     bool AnyUses = false;
     for (const NamedType *N : Types) {
-      std::string Err;
-      std::map<int64_t, uint64_t> Uses = usesOf(*N, Err);
-      if (!Err.empty())
-        return fail(O.File + ": " + Err);
+      Expected<TypeUses> Uses = readTypeUses(*N);
+      if (!Uses)
+        return fail(O.File + ": " + Uses.takeError().message());
       for (const auto &[Key, Value] : N->Extras)
         AnyUses |= Key == "x-uses";
-      if (Uses.empty())
+      if (Uses->empty())
         R.Skips.push_back({N->Name, "never used for communication in the "
                                     "trace (no x-uses with a count)"});
-      for (const auto &[Count, Calls] : Uses)
+      for (const auto &[Count, Calls] : Uses->Counts)
         Cases.push_back({N, Count, Calls});
     }
     if (!AnyUses)

@@ -89,7 +89,11 @@ assess(Module &M, const EngineCosts &Costs,
     Expected<const Type *> Normal = N.normalizeChecked(NT.T, NT.Name, Partial);
     if (!Normal)
       return Normal.takeError();
-    Out.push_back(assessType(M.getContext(), N, Model, Costs, NT.T, *Normal));
+    Expected<MPIFormOptions> Uses = formOptionsForUses(NT);
+    if (!Uses)
+      return Uses.takeError();
+    Out.push_back(
+        assessType(M.getContext(), N, Model, Costs, NT.T, *Normal, *Uses));
   }
   return Out;
 }
@@ -235,6 +239,12 @@ measureForms(Module &M, const std::vector<Assessment> &All,
     const Assessment &A = All[I];
     if (A.Form == Given && A.Normal == Given)
       continue;
+    if (A.SendsOnly) {
+      Out[I].Skipped = "the program only sends it point to point, and "
+                       "--measure times MPI_Pack (bench/mpi-forms-sends.sh "
+                       "times sends)";
+      continue;
+    }
     ToTime.types().push_back({Key(I, "given"), Given, {}});
     if (A.Form != Given)
       ToTime.types().push_back({Key(I, "form"), A.Form, {}});
@@ -250,7 +260,7 @@ measureForms(Module &M, const std::vector<Assessment> &All,
   for (size_t I = 0; I < All.size(); ++I) {
     const Type *Given = M.types()[I].T;
     const Assessment &A = All[I];
-    if (A.Form == Given && A.Normal == Given)
+    if ((A.Form == Given && A.Normal == Given) || A.SendsOnly)
       continue;
     MeasuredForms &F = Out[I];
     for (const char *Form : {"given", "form", "normal"})

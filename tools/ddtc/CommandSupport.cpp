@@ -10,6 +10,7 @@
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Reader/ReadFile.h"
+#include "ddtc/Reader/TypeUses.h"
 
 #include <cstdio>
 #include <system_error>
@@ -52,18 +53,29 @@ void notePartiallyVerified(
                  C.Name.c_str(), (unsigned long long)C.Runs);
 }
 
+Expected<MPIFormOptions> formOptionsForUses(const NamedType &N) {
+  Expected<TypeUses> Uses = readTypeUses(N);
+  if (!Uses)
+    return Uses.takeError();
+  MPIFormOptions O;
+  O.Counts = Uses->countsToCompare();
+  O.SendsOnly = Uses->PointToPointOnly;
+  return O;
+}
+
 Assessment assessType(TypeContext &Ctx, Normalizer &N, YaksaModel &Model,
                       const EngineCosts &Costs, const Type *Given,
-                      const Type *Normal) {
+                      const Type *Normal, const MPIFormOptions &Options) {
   std::string Text = printType(Normal);
-  MPIForm Form =
-      chooseMPIForm(Given, getFormCandidates(Ctx, N, Given), Model, Costs);
+  MPIForm Form = chooseMPIForm(Given, getFormCandidates(Ctx, N, Given), Model,
+                               Costs, Options);
   MPIFormAdvice Advice;
   Advice.Engine = Costs.Engine;
   if (!Form.isGiven()) {
     Advice.FormText = printType(Form.Chosen.T);
     Advice.Origin = Form.Chosen.Origin;
-    Advice.PackGain = Form.PackGain;
+    Advice.PackGain = Form.gain();
+    Advice.SendsOnly = Form.SendsOnly;
   }
   std::vector<Risk> Risks = findRisks(Given, Normal, Text, Advice);
   return {Normal,
@@ -73,7 +85,8 @@ Assessment assessType(TypeContext &Ctx, Normalizer &N, YaksaModel &Model,
                          : std::string(Form.Chosen.Origin),
           Model.describePath(Given),
           Model.describePath(Form.Chosen.T),
-          Form.Chosen.T};
+          Form.Chosen.T,
+          Options.SendsOnly};
 }
 
 } // namespace ddtc

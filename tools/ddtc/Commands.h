@@ -61,12 +61,22 @@ struct Assessment {
   std::string MPIForm, GivenPath, FormPath;
   /// The MPI-facing form (the given type when it is kept).
   const Type *Form = nullptr;
+  /// The form was chosen for sends alone: the trace shows the type only
+  /// sent and received point to point (MPIFormOptions::SendsOnly).
+  bool SendsOnly = false;
 };
 /// The report on Given, whose normal form Normal was computed and checked
 /// by the caller (Normalizer::normalizeChecked).
+/// Options chooses the MPI-facing form for the type's uses
+/// (formOptionsForUses).
 Assessment assessType(TypeContext &Ctx, Normalizer &N, YaksaModel &Model,
                       const EngineCosts &Costs, const Type *Given,
-                      const Type *Normal);
+                      const Type *Normal, const MPIFormOptions &Options = {});
+/// The MPI-facing form's options for N's uses in a trace (x-uses,
+/// ddtc/Reader/TypeUses.h): the counts the program used, and sends alone
+/// where it only sends and receives N point to point. No uses: the
+/// defaults. A malformed x-uses: the error, naming N.
+Expected<MPIFormOptions> formOptionsForUses(const NamedType &N);
 
 struct PrintOptions {
   std::string InputPath;

@@ -114,8 +114,14 @@ int runEmit(const EmitOptions &Options) {
   if (Options.OptLevel > 0 && Options.BuildForm == "mpi") {
     YaksaModel Model;
     for (size_t I = 0; I < M.types().size(); ++I) {
-      MPIForm F = chooseMPIForm(
-          Given[I], getFormCandidates(Ctx, Norm, Given[I]), Model, *Costs);
+      Expected<MPIFormOptions> Uses = formOptionsForUses(M.types()[I]);
+      if (!Uses) {
+        reportError(Options.InputPath + ": " + Uses.takeError().message());
+        return ExitBadInput;
+      }
+      MPIForm F =
+          chooseMPIForm(Given[I], getFormCandidates(Ctx, Norm, Given[I]),
+                        Model, *Costs, *Uses);
       CG.MPIForms.push_back({F.Chosen.T, describeMPIForm(F, Costs->Engine)});
     }
   }

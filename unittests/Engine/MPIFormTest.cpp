@@ -15,6 +15,8 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <random>
+#include <string_view>
 
 using namespace ddtc;
 
@@ -78,6 +80,105 @@ TEST(MPIFormTest, SeedBucketLayoutGoesInMembers) {
   F = chooseMPIForm(Small, getFormCandidates(Ctx, N, Small), Model,
                     getDefaultEngineCosts());
   EXPECT_TRUE(F.isGiven()) << F.Chosen.Origin << " " << printType(F.Chosen.T);
+}
+
+/// LAMMPS_full's shape: a struct of index lists of 3-double blocks at
+/// scattered places, Lists lists of Entries entries each.
+const Type *scatteredLists(TypeContext &Ctx, int Lists, int Entries) {
+  const Type *Double = Ctx.getPredefined(PredefinedId::Double);
+  std::mt19937_64 Rng(7);
+  std::vector<int64_t> Ones, Displs;
+  std::vector<const Type *> Members;
+  for (int L = 0; L < Lists; ++L) {
+    std::vector<int64_t> At;
+    for (int E = 0; E < Entries; ++E)
+      At.push_back(3 * int64_t(Rng() % 2600));
+    Members.push_back(*Ctx.getIndexedBlock(3, At, Double));
+    Displs.push_back(int64_t(L) * 8 * 3 * 2600);
+    Ones.push_back(1);
+  }
+  return *Ctx.getStruct(Ones, Displs, Members);
+}
+
+TEST(MPIFormTest, ListsSentPointToPointGoInPieces) {
+  // Sent with count 1, each fragment of a struct of long index lists is
+  // packed block by block; in pieces of a few dozen blocks, piece by
+  // piece. MPI_Pack pays a dispatch per piece, so only a program that
+  // does not pack gets the pieces.
+  TypeContext Ctx;
+  Normalizer N(Ctx);
+  YaksaModel Model;
+  const Type *Given = scatteredLists(Ctx, 6, 2243);
+  MPIFormOptions Sends;
+  Sends.SendsOnly = true;
+  Sends.Counts = {1};
+  MPIForm F = chooseMPIForm(Given, getFormCandidates(Ctx, N, Given), Model,
+                            getDefaultEngineCosts(), Sends);
+  EXPECT_STREQ(F.Chosen.Origin, "list-pieces") << printType(F.Chosen.T);
+  EXPECT_GE(F.SendGain, 1.3);
+  EXPECT_GE(F.WorstGain, 0.98);
+  EXPECT_TRUE(F.SendsOnly);
+  EXPECT_TRUE(checkEquivalent(Given, F.Chosen.T).Equivalent);
+  F = chooseMPIForm(Given, getFormCandidates(Ctx, N, Given), Model,
+                    getDefaultEngineCosts());
+  EXPECT_STRNE(F.Chosen.Origin, "list-pieces") << printType(F.Chosen.T);
+  // Short lists are sent whole by one kernel call: nothing to cut.
+  const Type *Short = scatteredLists(Ctx, 2, 40);
+  F = chooseMPIForm(Short, getFormCandidates(Ctx, N, Short), Model,
+                    getDefaultEngineCosts(), Sends);
+  EXPECT_STRNE(F.Chosen.Origin, "list-pieces") << printType(F.Chosen.T);
+}
+
+TEST(MPIFormTest, ListPiecesKeepTheTypemap) {
+  // Index lists of every kind, long enough to be cut, alone, resized or
+  // as struct members among others, with empty blocks and repeated
+  // entries.
+  TypeContext Ctx;
+  Normalizer N(Ctx);
+  std::mt19937_64 Rng(17);
+  const Type *Int = Ctx.getPredefined(PredefinedId::Int);
+  const Type *Pair = Ctx.getPredefined(PredefinedId::DoubleInt);
+  unsigned Pieces = 0;
+  for (int I = 0; I < 60; ++I) {
+    size_t Entries = 64 + Rng() % 1100;
+    const Type *Old = Rng() % 2 ? Int : Pair;
+    std::vector<int64_t> Lengths, Displs;
+    for (size_t E = 0; E < Entries; ++E) {
+      Lengths.push_back(int64_t(Rng() % 4));
+      Displs.push_back(int64_t(Rng() % 5000) - 200);
+    }
+    const Type *List = nullptr;
+    switch (I % 4) {
+    case 0:
+      List = *Ctx.getIndexed(Lengths, Displs, Old);
+      break;
+    case 1:
+      List = *Ctx.getHIndexed(Lengths, Displs, Old);
+      break;
+    case 2:
+      List = *Ctx.getIndexedBlock(2, Displs, Old);
+      break;
+    default:
+      List = *Ctx.getHIndexedBlock(1, Displs, Old);
+      break;
+    }
+    const Type *T = List;
+    if (I % 3 == 1)
+      T = *Ctx.getResized(-64, 50000, List);
+    if (I % 3 == 2) {
+      std::vector<int64_t> Ls{1, 2, 1}, Ds{16, 0, 90000};
+      std::vector<const Type *> Ms{List, Int, List};
+      T = *Ctx.getStruct(Ls, Ds, Ms);
+    }
+    for (const FormCandidate &C : getFormCandidates(Ctx, N, T)) {
+      Pieces += std::string_view(C.Origin) == "list-pieces";
+      ASSERT_TRUE(checkEquivalent(T, C.T).Equivalent)
+          << C.Origin << "\n"
+          << printType(T) << "\n"
+          << printType(C.T);
+    }
+  }
+  EXPECT_GT(Pieces, 60u);
 }
 
 TEST(MPIFormTest, EveryCandidateKeepsTheTypemap) {

@@ -36,10 +36,12 @@ struct MPIFormAdvice {
   std::string Engine;
   /// Empty: keep the description as given. Else the form to describe the
   /// type as, in the report's notation, and where it comes from
-  /// ("canonical", "normal", "pieces", "members").
+  /// ("canonical", "normal", "pieces", "list-pieces", "members").
   std::string FormText, Origin;
-  /// Modelled MPI_Pack time of a large message, given / form.
+  /// Modelled MPI_Pack time of a large message, given / form; for a type
+  /// the program only sends point to point (SendsOnly), the send's.
   double PackGain = 1;
+  bool SendsOnly = false;
 };
 
 /// The risks of Given, whose normal form is Normal (spelled NormalText in

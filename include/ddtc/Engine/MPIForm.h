@@ -38,11 +38,16 @@ struct MPIFormOptions {
   /// Message counts the forms are compared at; empty: 1, and the count of
   /// a 1 MiB message. The last is "large".
   std::vector<uint64_t> Counts;
+  /// The program only sends and receives the type point to point (a
+  /// trace's x-uses, TypeUses.h): MPI never packs it whole, so the gain
+  /// asked for, and the uses never to be slower, are the fragmented
+  /// sends' alone.
+  bool SendsOnly = false;
 };
 
 struct FormCandidate {
   const Type *T = nullptr;
-  /// "given", "canonical", "normal", "pieces" or "members".
+  /// "given", "canonical", "normal", "pieces", "list-pieces" or "members".
   const char *Origin = "given";
 };
 
@@ -53,10 +58,14 @@ struct MPIForm {
   uint64_t Count = 1;
   double GivenPackNs = 0, FormPackNs = 0;
   double GivenSendNs = 0, FormSendNs = 0;
-  /// The smallest ratio t(given)/t(form) over the counts and both uses,
-  /// and the ratio for MPI_Pack at Count; 1 when the given description is
-  /// chosen.
-  double WorstGain = 1, PackGain = 1;
+  /// The smallest ratio t(given)/t(form) over the counts and the uses
+  /// compared, and the ratios for MPI_Pack and for a send at Count; 1 when
+  /// the given description is chosen.
+  double WorstGain = 1, PackGain = 1, SendGain = 1;
+  /// The choice was made for sends alone (MPIFormOptions::SendsOnly).
+  bool SendsOnly = false;
+  /// The gain the choice was made by: for sends alone, the send's.
+  double gain() const { return SendsOnly ? SendGain : PackGain; }
   bool isGiven() const { return std::string_view(Chosen.Origin) == "given"; }
 };
 
