@@ -30,6 +30,15 @@ bool isSizeQuery(std::string_view Op) {
 
 } // namespace
 
+void TypeUses::merge(const TypeUses &Other) {
+  if (Other.empty())
+    return;
+  PointToPointOnly =
+      (empty() || PointToPointOnly) && Other.PointToPointOnly;
+  for (const auto &[Count, Calls] : Other.Counts)
+    Counts[Count] += Calls;
+}
+
 std::vector<uint64_t> TypeUses::countsToCompare(size_t Max) const {
   std::vector<uint64_t> Out;
   if (Counts.empty())

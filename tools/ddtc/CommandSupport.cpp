@@ -8,10 +8,12 @@
 #include "Commands.h"
 
 #include "ddtc/IR/TextForm.h"
+#include "ddtc/Passes/LayoutKey.h"
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Reader/TypeUses.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <system_error>
 
@@ -53,14 +55,76 @@ void notePartiallyVerified(
                  C.Name.c_str(), (unsigned long long)C.Runs);
 }
 
+namespace {
+
+MPIFormOptions optionsForUses(const TypeUses &Uses) {
+  MPIFormOptions O;
+  O.Counts = Uses.countsToCompare();
+  O.SendsOnly = Uses.PointToPointOnly;
+  return O;
+}
+
+} // namespace
+
 Expected<MPIFormOptions> formOptionsForUses(const NamedType &N) {
   Expected<TypeUses> Uses = readTypeUses(N);
   if (!Uses)
     return Uses.takeError();
-  MPIFormOptions O;
-  O.Counts = Uses->countsToCompare();
-  O.SendsOnly = Uses->PointToPointOnly;
-  return O;
+  return optionsForUses(*Uses);
+}
+
+bool TraceUses::load(const std::vector<std::string> &Paths) {
+  for (const std::string &Path : Paths) {
+    Names += (Names.empty() ? "" : ", ") + Path;
+    if (!loadOne(Path))
+      return false;
+  }
+  return true;
+}
+
+bool TraceUses::loadOne(const std::string &Path) {
+  TypeContext Ctx;
+  Module M(Ctx);
+  if (!readInput(Path, M))
+    return false;
+  Normalizer N(Ctx);
+  bool AnyUses = false;
+  for (const NamedType &NT : M.types()) {
+    Expected<TypeUses> Uses = readTypeUses(NT);
+    if (!Uses) {
+      reportError(Path + ": " + Uses.takeError().message());
+      return false;
+    }
+    AnyUses |= !Uses->empty();
+    std::optional<LayoutKey> Key = computeLayoutKey(N, Ctx, NT.T);
+    if (!Key || Uses->empty())
+      continue;
+    auto Same = std::find_if(Entries.begin(), Entries.end(), [&](const Entry &E) {
+      return E.Key == Key->Print && E.Extent == NT.T->extent();
+    });
+    if (Same == Entries.end())
+      Entries.push_back({Key->Print, NT.T->extent(), *Uses});
+    else
+      Same->Uses.merge(*Uses);
+  }
+  if (!AnyUses) {
+    reportError(Path + ": --uses: no type has x-uses (a trace written by "
+                       "libddtc_trace.so has them)");
+    return false;
+  }
+  return true;
+}
+
+std::optional<MPIFormOptions> TraceUses::optionsFor(Normalizer &N,
+                                                    TypeContext &Ctx,
+                                                    const Type *T) const {
+  std::optional<LayoutKey> Key = computeLayoutKey(N, Ctx, T);
+  if (!Key)
+    return std::nullopt;
+  for (const Entry &E : Entries)
+    if (E.Key == Key->Print && E.Extent == T->extent())
+      return optionsForUses(E.Uses);
+  return std::nullopt;
 }
 
 Assessment assessType(TypeContext &Ctx, Normalizer &N, YaksaModel &Model,

@@ -11,6 +11,7 @@
 #include "ddtc/Engine/MPIForm.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/Passes/PassManager.h"
+#include "ddtc/Reader/TypeUses.h"
 #include "ddtc/Source/SourceExtractor.h"
 
 #include <cstdint>
@@ -46,6 +47,9 @@ struct AnalyzeOptions {
   bool Measure = false;
   /// To find ddtc-measure beside ddtc.
   std::string Argv0;
+  /// --uses TRACE... (with --source): the program's traces (one per rank),
+  /// whose x-uses the GL4 advice is given for (TraceUses).
+  std::vector<std::string> UsesPaths;
 };
 
 int runAnalyze(const AnalyzeOptions &Options);
@@ -137,6 +141,9 @@ struct RewriteOptions {
   /// "mpi" (the MPI-facing form for Engine) or "normal", as for emit.
   std::string BuildForm = "mpi";
   std::string Engine = "mpich";
+  /// --uses TRACE...: the program's traces (one per rank); each type's
+  /// MPI-facing form is chosen for the uses they record (TraceUses).
+  std::vector<std::string> UsesPaths;
 };
 
 /// `ddtc rewrite`: replaces the construction of each type whose chosen
@@ -196,6 +203,35 @@ std::filesystem::path getExecutableDir(const std::string &Argv0);
 
 /// Path names a regular file (no error if it names nothing).
 bool isFile(const std::string &Path);
+
+/// The uses a program's trace records, by layout: `--uses TRACE` of
+/// rewrite and analyze --source, which see a program's constructor calls
+/// but not what it does with the types. A source type takes the x-uses of
+/// the trace's types of its layout (the same layout key, LayoutKey.h, and
+/// extent), however either was built.
+class TraceUses {
+public:
+  /// Adds the uses of the traces at Paths (a program's traces, one per
+  /// rank: a sender's and a receiver's uses differ); false after reporting
+  /// what is wrong with one.
+  bool load(const std::vector<std::string> &Paths);
+  /// The MPI-facing form's options for T's uses (formOptionsForUses);
+  /// nullopt where the trace has no type of T's layout with uses.
+  std::optional<MPIFormOptions> optionsFor(Normalizer &N, TypeContext &Ctx,
+                                           const Type *T) const;
+  /// The traces, for messages ("trace-0.json, trace-1.json").
+  const std::string &names() const { return Names; }
+
+private:
+  struct Entry {
+    Fingerprint Key;
+    int64_t Extent;
+    TypeUses Uses;
+  };
+  bool loadOne(const std::string &Path);
+  std::string Names;
+  std::vector<Entry> Entries;
+};
 
 /// Reads the description file at Path (format v1, or textual IR for .ddt)
 /// into M; on failure reports the error and returns false, and the command

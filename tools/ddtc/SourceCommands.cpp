@@ -64,15 +64,34 @@ struct SourceSession {
   YaksaModel Model;
   std::optional<EngineCosts> Costs;
   ExtractResult Result;
+  /// --uses TRACE, if given.
+  std::optional<TraceUses> Uses;
 
-  bool open(const ExtractOptions &Source, const std::string &Engine) {
+  bool open(const ExtractOptions &Source, const std::string &Engine,
+            const std::vector<std::string> &UsesPaths) {
     Expected<EngineCosts> C = findEngineCosts(Engine);
     if (!C) {
       reportError(C.takeError().message());
       return false;
     }
     Costs = std::move(*C);
+    if (!UsesPaths.empty() && !Uses.emplace().load(UsesPaths))
+      return false;
     return extract(Ctx, Source, Result);
+  }
+
+  /// The MPI-facing form's options for X: its layout's uses in the trace,
+  /// else the defaults (and a note saying so into Notes).
+  MPIFormOptions formOptions(const ExtractedType &X,
+                             std::vector<SourceDiagnostic> &Notes) {
+    if (!Uses)
+      return {};
+    if (std::optional<MPIFormOptions> O = Uses->optionsFor(Norm, Ctx, X.T))
+      return *O;
+    Notes.push_back({SourceDiagnostic::Level::Note, X.Where,
+                     "type '" + X.Name + "': no type of its layout is used in " +
+                         Uses->names() + "; its form is chosen for every use"});
+    return {};
   }
 };
 
@@ -151,7 +170,7 @@ int runExtract(const ExtractCommandOptions &Options) {
 
 int runAnalyzeSource(const AnalyzeOptions &Options) {
   SourceSession S;
-  if (!S.open(Options.Source, Options.Engine))
+  if (!S.open(Options.Source, Options.Engine, Options.UsesPaths))
     return ExitBadInput;
   unsigned Warnings = 0;
   std::vector<PassManager::PartialCheck> Partial;
@@ -163,7 +182,12 @@ int runAnalyzeSource(const AnalyzeOptions &Options) {
       reportError(X.Where.str() + ": " + Normal.takeError().message());
       return ExitBadInput;
     }
-    Assessment A = assessType(S.Ctx, S.Norm, S.Model, *S.Costs, X.T, *Normal);
+    std::vector<SourceDiagnostic> Notes;
+    MPIFormOptions Uses = S.formOptions(X, Notes);
+    for (const SourceDiagnostic &D : Notes)
+      printSourceDiagnostic(D, stderr);
+    Assessment A =
+        assessType(S.Ctx, S.Norm, S.Model, *S.Costs, X.T, *Normal, Uses);
     for (const Risk &R : A.Risks) {
       printSourceDiagnostic(
           {SourceDiagnostic::Level::Warning, X.Where,
@@ -182,7 +206,7 @@ int runAnalyzeSource(const AnalyzeOptions &Options) {
 
 int runRewrite(const RewriteOptions &Options) {
   SourceSession S;
-  if (!S.open(Options.Source, Options.Engine))
+  if (!S.open(Options.Source, Options.Engine, Options.UsesPaths))
     return ExitBadInput;
   TypeContext &Ctx = S.Ctx;
   Normalizer &N = S.Norm;
@@ -201,8 +225,8 @@ int runRewrite(const RewriteOptions &Options) {
     const Type *Form = nullptr;
     std::string Why;
     if (Options.BuildForm == "mpi") {
-      MPIForm F =
-          chooseMPIForm(X.T, getFormCandidates(Ctx, N, X.T), S.Model, *Costs);
+      MPIForm F = chooseMPIForm(X.T, getFormCandidates(Ctx, N, X.T), S.Model,
+                                *Costs, S.formOptions(X, Notes));
       if (!F.isGiven())
         Form = F.Chosen.T;
       Why = describeMPIForm(F, Costs->Engine);

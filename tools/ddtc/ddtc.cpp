@@ -68,6 +68,13 @@ static int runDriver(int argc, char **argv) {
   AnalyzeCmd->add_option("-p", Analyze.Source.BuildDir,
                          "with --source: the build directory holding "
                          "compile_commands.json");
+  AnalyzeCmd->add_option("--uses", Analyze.UsesPaths,
+                         "with --source: the program's traces "
+                         "(libddtc_trace.so, one per rank); GL4 advice is for "
+                         "the uses they record of each type's layout")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->delimiter(',');
 #endif
 
   PrintOptions Print;
@@ -163,6 +170,14 @@ static int runDriver(int argc, char **argv) {
                    "engine model ranks fastest, never slower than the "
                    "given one) or normal (ddtc's normal form, when cheaper)")
       ->check(CLI::IsMember({"mpi", "normal"}));
+  RewriteCmd->add_option("--uses", Rewrite.UsesPaths,
+                         "the program's traces (libddtc_trace.so, one per "
+                         "rank): each type's MPI-facing form is chosen for the "
+                         "uses they record of its layout (sends alone where "
+                         "the program only sends it point to point)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->delimiter(',');
   RewriteCmd->add_option("--engine", Rewrite.Engine,
                          "the MPI library of --build-form=mpi: mpich (default) "
                          "or a cost table written by ddtc calibrate");
@@ -240,9 +255,10 @@ static int runDriver(int argc, char **argv) {
     }
 #endif
     if (AnalyzeInputs.size() != 1 || HaveCompilerArgs ||
-        !Analyze.Source.BuildDir.empty()) {
-      reportError("analyze takes one description file; -p, several files "
-                  "and compiler flags are for --source");
+        !Analyze.Source.BuildDir.empty() || !Analyze.UsesPaths.empty()) {
+      reportError("analyze takes one description file (a trace's own x-uses "
+                  "are read from it); -p, --uses, several files and compiler "
+                  "flags are for --source");
       return ExitUsage;
     }
     Analyze.InputPath = AnalyzeInputs.front();

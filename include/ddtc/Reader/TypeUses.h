@@ -33,6 +33,9 @@ struct TypeUses {
   bool PointToPointOnly = false;
 
   bool empty() const { return Counts.empty(); }
+  /// Adds Other's uses (another type of the same layout, another rank's
+  /// trace): point-to-point only if both are, or one has no uses.
+  void merge(const TypeUses &Other);
   /// The counts to compare forms at: every count used, or, past Max
   /// counts, the smallest, the largest and those with the most calls;
   /// ascending.
