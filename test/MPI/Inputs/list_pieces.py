@@ -44,4 +44,30 @@ types = [
      "kind": "resized", "lb": -64, "extent": 200000, "oldtype": one_list},
     {"name": "packed", "x-uses": uses("MPI_Send", "MPI_Pack"), **lists},
 ]
+# Random lists of every kind, over basic and pair types, alone, resized or
+# among other struct members, with empty blocks and repeated entries: every
+# one sent point to point, so that the form MPICH is handed is checked for
+# as many shapes as the candidate cuts.
+kinds = ["indexed", "hindexed", "indexed_block", "hindexed_block"]
+olds = ["MPI_INT", "MPI_DOUBLE", "MPI_SHORT_INT", "MPI_CHAR"]
+for i in range(24):
+    n = rng.randrange(70, 1300)
+    kind = kinds[i % 4]
+    old = olds[(i // 4) % 4]
+    displs = [rng.randrange(-300, 6000) for _ in range(n)]
+    if kind.startswith("h"):
+        displs = [4 * d for d in displs]
+    lst = {"kind": kind, "displacements": displs, "oldtype": old}
+    if kind.endswith("_block"):
+        lst["blocklength"] = rng.randrange(1, 4)
+    else:
+        lst["blocklengths"] = [rng.randrange(4) for _ in range(n)]
+    shape = i % 3
+    if shape == 1:
+        lst = {"kind": "resized", "lb": -rng.randrange(1, 999),
+               "extent": 90000, "oldtype": lst}
+    elif shape == 2:
+        lst = {"kind": "struct", "blocklengths": [1, 3, 1],
+               "displacements": [8, 0, 200000], "types": [lst, "MPI_INT", lst]}
+    types.append({"name": "random%d" % i, "x-uses": p2p, **lst})
 print(json.dumps({"ddtc": 1, "types": types}))
