@@ -49,25 +49,4 @@ for i in $(seq "$iterations"); do
   done
 done
 
-"${PYTHON:-/usr/bin/python3}" - "$out" <<'EOF'
-import csv, glob, math, statistics, sys
-
-out = sys.argv[1]
-ways = ["plain", "defaults", "config"]
-times = {w: {} for w in ways}
-for w in ways:
-    for f in glob.glob(f"{out}/{w}-*.csv"):
-        for row in csv.DictReader(open(f)):
-            times[w].setdefault(row["name"], []).append(float(row["type_median"]))
-print("\n| type | plain us | runtime, defaults us | runtime, config us | speedup, defaults | speedup, config |")
-print("|---|--:|--:|--:|--:|--:|")
-logs = {"defaults": [], "config": []}
-for t in sorted(times["plain"]):
-    p, d, c = (statistics.median(times[w][t]) for w in ways)
-    logs["defaults"].append(math.log(p / d))
-    logs["config"].append(math.log(p / c))
-    print(f"| {t} | {p:.2f} | {d:.2f} | {c:.2f} | {p / d:.2f} | {p / c:.2f} |")
-for w in ("defaults", "config"):
-    print(f"\ngeometric mean of the speedups, {w}: "
-          f"{math.exp(sum(logs[w]) / len(logs[w])):.2f} ({len(logs[w])} types)")
-EOF
+"${PYTHON:-/usr/bin/python3}" "$src/bench/rt-ways-summary.py" "$out" plain defaults config

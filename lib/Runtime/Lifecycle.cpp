@@ -10,6 +10,7 @@
 #include "KernelRegistry.h"
 #include "RuntimeLog.h"
 #include "RuntimeState.h"
+#include "SendForms.h"
 
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/MPI/PredefinedHandles.h"
@@ -87,8 +88,26 @@ void start() {
   bool Requested = Kernels && *Kernels;
   if (Requested)
     KernelRegistry::get().loadLibraries(Kernels, R.Rank);
+  std::string Forms = Settings.get("DDTC_RT_FORMS") ? Settings.get("DDTC_RT_FORMS") : "";
+  if (!Forms.empty() && Forms != "sends" && Forms != "off") {
+    warn(R.Rank, Settings.where("DDTC_RT_FORMS") + "DDTC_RT_FORMS='" + Forms +
+                     "' is neither sends nor off; keeping the default");
+    Forms.clear();
+  }
   // The same on every rank of a run: the environment and the program.
-  R.Active = Requested || !KernelRegistry::get().empty();
+  // DDTC_RT_FORMS=sends alone turns the runtime on, without kernels.
+  R.Active = Requested || !KernelRegistry::get().empty() || Forms == "sends";
+  R.Forms = R.Active && Forms != "off";
+  if (R.Forms && !libraryIsMPICH()) {
+    // The forms are priced by the model of MPICH's engine.
+    if (Forms == "sends")
+      warn(R.Rank, Settings.where("DDTC_RT_FORMS") +
+                       "DDTC_RT_FORMS=sends: the MPI library is not MPICH, "
+                       "whose engine the forms are chosen for; off");
+    R.Forms = false;
+  }
+  if (R.Forms)
+    R.Bindings.enableSendForms();
 }
 
 std::string report() {
@@ -107,6 +126,7 @@ std::string report() {
   J +=
       "  \"split_sends\": " + std::to_string(SplitSends::get().count()) + ",\n";
   J += "  \"typed_large_blocks\": " + std::to_string(R.Typed.load()) + ",\n";
+  J += "  \"sent_in_forms\": " + std::to_string(R.Formed.load()) + ",\n";
   // The settings in force and the file they were read from, so that a
   // report says which machine's calibration a run used.
   J += "  \"settings\": {\"config\": " +
@@ -118,7 +138,7 @@ std::string report() {
                                     std::to_string(R.TypedAbove)
                               : std::string("off")) +
        ", \"max_buffer\": " + std::to_string(BufferPool::get().maxBytes()) +
-       "},\n";
+       ", \"forms\": " + jsonQuote(R.Forms ? "sends" : "off") + "},\n";
   J +=
       "  \"pending_at_finalize\": " + std::to_string(R.Requests.size()) + ",\n";
   J += "  \"buffers_outstanding\": " +
@@ -153,6 +173,9 @@ std::string report() {
          ", \"passed_through\": " + std::to_string(S->PassedCalls.load());
     if (uint64_t Typed = S->TypedCalls.load())
       J += ", \"typed_large_blocks\": " + std::to_string(Typed);
+    if (!S->Form.empty())
+      J += ", \"form\": " + jsonQuote(S->Form) +
+           ", \"sent_in_form\": " + std::to_string(S->FormCalls.load());
     J += "}";
     First = false;
   }
@@ -165,6 +188,7 @@ void finish() {
   RuntimeState &R = runtime();
   R.Requests.settleOrphans(/*Wait=*/true);
   SplitSends::get().release();
+  R.Bindings.releaseSendForms();
   const char *Pattern = std::getenv("DDTC_RT_REPORT");
   if (!Pattern || !*Pattern)
     return;

@@ -40,9 +40,10 @@ bool staged(RuntimeState &R, const Binding &B, const void *Buffer) {
 template <typename SendFn>
 int sendPacked(const void *Buf, int Count, MPI_Datatype T, SendFn Send) {
   RuntimeState &R = runtime();
-  BindingRef B = R.substitutableMessage(T, Count);
+  MPI_Datatype Passed;
+  BindingRef B = R.substitutableMessage(T, Count, Passed);
   if (!B)
-    return Send(Buf, Count, T);
+    return Send(Buf, Count, Passed);
   uint64_t Bytes = Count * B->Size;
   PooledBuffer Packed(SplitSends::get().bufferBytes(Bytes));
   if (!staged(R, *B, Packed.data()))
@@ -61,9 +62,10 @@ int startPacked(const void *Buf, int Count, MPI_Datatype T, bool IsReceive,
   RuntimeState &R = runtime();
   if (R.Requests.hasOrphans())
     R.Requests.settleOrphans(/*Wait=*/false);
-  BindingRef B = R.substitutableMessage(T, Count);
+  MPI_Datatype Passed;
+  BindingRef B = R.substitutableMessage(T, Count, Passed);
   if (!B)
-    return Start(Buf, Count, T);
+    return Start(Buf, Count, Passed);
   uint64_t Bytes = Count * B->Size;
   uint64_t Allocated = IsReceive ? Bytes : SplitSends::get().bufferBytes(Bytes);
   char *Packed = static_cast<char *>(BufferPool::get().acquire(Allocated));
@@ -135,9 +137,10 @@ DDTC_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype,
                          int source, int tag, MPI_Comm comm,
                          MPI_Status *status) {
   RuntimeState &R = runtime();
-  BindingRef B = R.substitutableMessage(datatype, count);
+  MPI_Datatype Passed;
+  BindingRef B = R.substitutableMessage(datatype, count, Passed);
   if (!B)
-    return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+    return PMPI_Recv(buf, count, Passed, source, tag, comm, status);
   uint64_t Bytes = count * B->Size;
   PooledBuffer Packed(Bytes);
   if (!staged(R, *B, Packed.data()))
@@ -161,11 +164,13 @@ DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
                              MPI_Datatype recvtype, int source, int recvtag,
                              MPI_Comm comm, MPI_Status *status) {
   RuntimeState &R = runtime();
-  BindingRef SB = R.substitutableMessage(sendtype, sendcount);
-  BindingRef RB = R.substitutableMessage(recvtype, recvcount);
+  MPI_Datatype SendPassed, RecvPassed;
+  BindingRef SB = R.substitutableMessage(sendtype, sendcount, SendPassed);
+  BindingRef RB = R.substitutableMessage(recvtype, recvcount, RecvPassed);
   if (!SB && !RB)
-    return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
-                         recvcount, recvtype, source, recvtag, comm, status);
+    return PMPI_Sendrecv(sendbuf, sendcount, SendPassed, dest, sendtag,
+                         recvbuf, recvcount, RecvPassed, source, recvtag, comm,
+                         status);
   uint64_t SendBytes = SB ? sendcount * SB->Size : 0;
   uint64_t RecvBytes = RB ? recvcount * RB->Size : 0;
   PooledBuffer SendPacked(SplitSends::get().bufferBytes(SendBytes)),
@@ -180,7 +185,7 @@ DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
                          recvcount, recvtype, source, recvtag, comm, status);
   const void *SBuf = sendbuf;
   MPI_Count SCount = sendcount;
-  MPI_Datatype SType = sendtype;
+  MPI_Datatype SType = SendPassed;
   if (SB) {
     SB->pack(sendbuf, sendcount, SendPacked.data());
     SBuf = SendPacked.data();
@@ -190,7 +195,7 @@ DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
   }
   void *RBuf = RB ? RecvPacked.data() : recvbuf;
   MPI_Count RCount = RB ? static_cast<MPI_Count>(RecvBytes) : recvcount;
-  MPI_Datatype RType = RB ? MPI_PACKED : recvtype;
+  MPI_Datatype RType = RB ? MPI_PACKED : RecvPassed;
   MPI_Status Local;
   MPI_Status *St = status == MPI_STATUS_IGNORE ? &Local : status;
   int Rc = PMPI_Sendrecv_c(SBuf, SCount, SType, dest, sendtag, RBuf, RCount,

@@ -21,7 +21,7 @@ std::string trim(const std::string &S) {
 
 bool RuntimeSettings::isKnown(const std::string &Name) {
   return Name == "DDTC_RT_SPLIT_SEND" || Name == "DDTC_RT_TYPED_BLOCKS" ||
-         Name == "DDTC_RT_MAX_BUFFER";
+         Name == "DDTC_RT_MAX_BUFFER" || Name == "DDTC_RT_FORMS";
 }
 
 std::vector<std::string> RuntimeSettings::load() {
@@ -66,7 +66,8 @@ std::vector<std::string> RuntimeSettings::load() {
     if (!isKnown(Name)) {
       Warnings.push_back(Where + Name +
                          " is not a setting of the runtime (DDTC_RT_SPLIT_SEND, "
-                         "DDTC_RT_TYPED_BLOCKS, DDTC_RT_MAX_BUFFER); ignored");
+                         "DDTC_RT_TYPED_BLOCKS, DDTC_RT_MAX_BUFFER, "
+                         "DDTC_RT_FORMS); ignored");
       continue;
     }
     FromFile[Name] = trim(Text.substr(Eq + 1));

@@ -34,6 +34,12 @@ struct RuntimeState {
   /// goes to MPI as written. 0: off (the default). Set before Active.
   uint64_t TypedBlock = 0, TypedAbove = 0;
   std::atomic<uint64_t> Typed{0};
+  /// Point-to-point calls passed through that handed MPI a type's form
+  /// for sends (DDTC_RT_FORMS, SendForms.h).
+  std::atomic<uint64_t> Formed{0};
+  /// DDTC_RT_FORMS: types without a kernel get a form for sends. Set
+  /// before Active.
+  bool Forms = false;
 
   /// The binding of T for a call on Count instances, if the call is to be
   /// substituted: substitution is on and T has a kernel. A derived type
@@ -52,9 +58,28 @@ struct RuntimeState {
   }
   /// substitutable() for one side of a point-to-point message, which also
   /// leaves to MPI the messages DDTC_RT_TYPED_BLOCKS gives it. Each side
-  /// decides alone; either representation matches the other's.
-  BindingRef substitutableMessage(MPI_Datatype T, MPI_Count Count) {
-    BindingRef B = substitutable(T, Count);
+  /// decides alone; either representation matches the other's. Passed is
+  /// the type to hand MPI if the call is not substituted: T's form for
+  /// sends if it has one (DDTC_RT_FORMS, SendForms.h: the same typemap
+  /// and bounds, so the message, its matching and its status are the
+  /// same), else T.
+  BindingRef substitutableMessage(MPI_Datatype T, MPI_Count Count,
+                                  MPI_Datatype &Passed) {
+    Passed = T;
+    if (!Active.load(std::memory_order_relaxed))
+      return nullptr;
+    BindingRef B = Bindings.lookup(T);
+    if (!B)
+      return nullptr;
+    if (!B->isBound() || Count <= 0) {
+      notePassed(*B);
+      if (B->SendForm != MPI_DATATYPE_NULL && Count > 0) {
+        Passed = B->SendForm;
+        Formed.fetch_add(1, std::memory_order_relaxed);
+        B->Stats->FormCalls.fetch_add(1, std::memory_order_relaxed);
+      }
+      return nullptr;
+    }
     if (B && TypedBlock && B->MeanBlock >= TypedBlock &&
         static_cast<uint64_t>(Count) * B->Size > TypedAbove) {
       notePassed(*B);

@@ -1,5 +1,6 @@
 //===- lib/Runtime/TypeBinding.cpp - Committed types and their kernels ----===//
 #include "TypeBinding.h"
+#include "SendForms.h"
 
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/TypeDecoder.h"
@@ -37,6 +38,19 @@ size_t hashWords(const std::string &Name, const std::vector<uint64_t> &Words) {
   return std::hash<std::string_view>{}(Bytes) ^
          (std::hash<std::string>{}(Name) * 0x9e3779b97f4a7c15ull);
 }
+
+} // namespace
+
+Binding::~Binding() {
+  // Bindings are remembered past MPI_Type_free, and the table outlives
+  // MPI_Finalize (never destroyed): a form is freed only while MPI runs.
+  int Finalized = 1;
+  if (SendForm != MPI_DATATYPE_NULL && PMPI_Finalized(&Finalized) == MPI_SUCCESS &&
+      !Finalized)
+    PMPI_Type_free(&SendForm);
+}
+
+namespace {
 
 std::string typeName(MPI_Datatype H) {
   char Name[MPI_MAX_OBJECT_NAME] = {};
@@ -210,7 +224,7 @@ void BindingTable::bind(MPI_Datatype H,
   B->Lb = Lb;
   B->Extent = Extent;
 
-  std::string Key, Reason, MemberNames;
+  std::string Key, Reason, MemberNames, FormOrigin;
   const LoadedKernel *Found = nullptr;
   try {
     B->Ctx = std::make_unique<TypeContext>();
@@ -230,6 +244,13 @@ void BindingTable::bind(MPI_Datatype H,
       }
       if (!Found && isa<StructType>(B->T) && bindMembers(*B, MemberNames))
         Reason.clear();
+      if (SendForms && !B->isBound() && B->Size > 0) {
+        // Built before the table is locked: the builder frees its
+        // intermediate handles through MPI_Type_free, which releases.
+        SendForm F = buildSendForm(*B->Ctx, B->T, Predefined);
+        B->SendForm = F.Handle;
+        FormOrigin = F.Origin;
+      }
     }
   } catch (const std::exception &E) {
     // Out of memory on a huge type: the program goes on without a kernel
@@ -245,6 +266,10 @@ void BindingTable::bind(MPI_Datatype H,
   // has one entry).
   std::string Name = GivenName;
   std::string StatsKey = Name + '\0' + (Key.empty() ? Reason : Key);
+  // Types sent in a form are told apart by their description (without
+  // kernels they have no key), so that each form has its own entry.
+  if (!FormOrigin.empty())
+    StatsKey += '\0' + formatKey(B->T->getFingerprint());
   std::unique_lock<std::shared_mutex> G(Lock);
   TypeStats *&S = StatsByName[StatsKey];
   if (!S) {
@@ -262,6 +287,7 @@ void BindingTable::bind(MPI_Datatype H,
       S->Kernel = MemberNames;
     } else {
       S->Reason = Reason;
+      S->Form = FormOrigin;
     }
   }
   ++S->Commits;
@@ -270,6 +296,22 @@ void BindingTable::bind(MPI_Datatype H,
   G.unlock();
   if (HaveWords)
     remember(GivenName, Words, Gen, std::move(B));
+}
+
+void BindingTable::releaseSendForms() {
+  // Every binding holding a form is live or remembered.
+  auto Release = [](Binding &B) {
+    if (B.SendForm != MPI_DATATYPE_NULL)
+      PMPI_Type_free(&B.SendForm);
+  };
+  {
+    std::unique_lock<std::shared_mutex> G(Lock);
+    for (auto &[H, B] : Live)
+      Release(*B);
+  }
+  std::lock_guard<std::mutex> G(RememberLock);
+  for (auto &[Hash, R] : ByWords)
+    Release(*R.Binding);
 }
 
 std::vector<const TypeStats *> BindingTable::stats() const {

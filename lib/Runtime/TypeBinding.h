@@ -52,6 +52,10 @@ struct TypeStats {
   std::atomic<uint64_t> SubstitutedCalls{0};
   std::atomic<uint64_t> SubstitutedBytes{0};
   std::atomic<uint64_t> PassedCalls{0};
+  /// DDTC_RT_FORMS: the form sent instead ("list-pieces", ...), empty if
+  /// none, and the point-to-point calls that handed it to MPI.
+  std::string Form;
+  std::atomic<uint64_t> FormCalls{0};
   /// Of those, point-to-point calls left to MPI by DDTC_RT_TYPED_BLOCKS.
   std::atomic<uint64_t> TypedCalls{0};
 };
@@ -89,6 +93,16 @@ struct Binding {
   const Type *T = nullptr;
 
   TypeStats *Stats = nullptr; ///< owned by the table, never freed
+
+  /// DDTC_RT_FORMS (SendForms.h): for a type without a kernel, the form
+  /// handed to MPI in the point-to-point calls passed through, committed
+  /// and owned by the binding; else MPI_DATATYPE_NULL.
+  MPI_Datatype SendForm = MPI_DATATYPE_NULL;
+
+  Binding() = default;
+  Binding(const Binding &) = delete;
+  Binding &operator=(const Binding &) = delete;
+  ~Binding();
 
   bool isBound() const { return Kernel || !Members.empty(); }
 
@@ -139,6 +153,12 @@ class BindingTable {
 public:
   /// Binds the type H, just committed; Predefined is the handle table.
   void bind(MPI_Datatype H, std::span<const MPI_Datatype> Predefined);
+  /// DDTC_RT_FORMS=sends: types without a kernel get a form for sends
+  /// (SendForms.h). Set before the first commit.
+  void enableSendForms() { SendForms = true; }
+  /// Frees the forms at MPI_Finalize: MPICH warns of types left
+  /// allocated, and no call may use them after it.
+  void releaseSendForms();
   /// Drops H's binding (MPI_Type_free); the report keeps its counts.
   void release(MPI_Datatype H) {
     std::unique_lock<std::shared_mutex> G(Lock);
@@ -171,6 +191,7 @@ private:
   void remember(const std::string &Name, std::vector<uint64_t> Words,
                 uint64_t Gen, BindingRef B);
 
+  bool SendForms = false;
   mutable std::shared_mutex Lock;
   std::unordered_map<MPI_Datatype, BindingRef> Live;
   std::vector<std::unique_ptr<TypeStats>> Stats;

@@ -77,6 +77,13 @@ public:
   }
   ~Handle() { reset(); }
   MPI_Datatype get() const { return H; }
+  /// Whether the handle is derived (and freed by this object).
+  bool owned() const { return Owned; }
+  /// Gives the handle up: the caller frees it.
+  MPI_Datatype release() {
+    Owned = false;
+    return H;
+  }
   void reset() {
     if (Owned)
       MPI_Type_free(&H);

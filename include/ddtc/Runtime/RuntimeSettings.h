@@ -1,7 +1,7 @@
 //===- ddtc/Runtime/RuntimeSettings.h - The runtime's settings -*- C++ -*-===//
 //
 // The runtime's tuning settings (DDTC_RT_SPLIT_SEND, DDTC_RT_TYPED_BLOCKS,
-// DDTC_RT_MAX_BUFFER) come from the environment, or from the file that
+// DDTC_RT_MAX_BUFFER, DDTC_RT_FORMS) come from the environment, or from the file that
 // DDTC_RT_CONFIG names -- lines NAME=VALUE, `#` comments, as
 // `ddtc-rt-calibrate` writes them for a machine -- the environment winning,
 // as MPI libraries take their parameter files (docs/runtime.md, "Settings

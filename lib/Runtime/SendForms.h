@@ -1,0 +1,51 @@
+//===- lib/Runtime/SendForms.h - Faster forms for MPI's own sends -*- C++ -*-===//
+//
+// A committed type without a kernel is sent by MPI's engine as the
+// program described it. MPICH sends a type fragment by fragment, and some
+// descriptions make that slow: a count-1 struct of long index lists is sent
+// block by block nearly whole (docs/mpi-forms.md, "Uses: forms for sends").
+// DDTC_RT_FORMS=sends (docs/runtime.md) builds, at commit, the MPI-facing
+// form for sends of such a type -- the same typemap and bounds, chosen by
+// the engine model -- and hands it to MPI in the point-to-point calls the
+// runtime passes through. Only those: MPI_Pack and the collectives (which
+// may pack whole) get the type as the program built it, so no use is
+// slower than the model allows.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_LIB_RUNTIME_SENDFORMS_H
+#define DDTC_LIB_RUNTIME_SENDFORMS_H
+
+#include "ddtc/IR/TypeContext.h"
+
+#include <mpi.h>
+
+#include <span>
+#include <string>
+
+namespace ddtc {
+
+/// Types with more contiguous blocks get no form: the candidates are
+/// built from the normal form, and a commit should stay short.
+inline constexpr uint64_t MaxSendFormBlocks = 1 << 16;
+
+struct SendForm {
+  /// The committed form; MPI_DATATYPE_NULL where the type as given stays.
+  MPI_Datatype Handle = MPI_DATATYPE_NULL;
+  /// The candidate chosen ("list-pieces", ...), or why there is none.
+  std::string Origin, Reason;
+};
+
+/// The form for sends of T (decoded into Ctx), built with MPI constructor
+/// calls and committed (PMPI, so the runtime does not bind it); its handle
+/// null where no candidate is modelled at least 1.3x faster and nowhere
+/// slower for sends, or where building it fails.
+SendForm buildSendForm(TypeContext &Ctx, const Type *T,
+                       std::span<const MPI_Datatype> Predefined);
+
+/// Whether MPI_Get_library_version names MPICH, whose engine the model
+/// prices (the shipped table).
+bool libraryIsMPICH();
+
+} // namespace ddtc
+
+#endif // DDTC_LIB_RUNTIME_SENDFORMS_H
