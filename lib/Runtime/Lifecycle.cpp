@@ -125,8 +125,8 @@ std::string report() {
       "  \"passed_through\": " + std::to_string(R.PassedThrough.load()) + ",\n";
   J +=
       "  \"split_sends\": " + std::to_string(SplitSends::get().count()) + ",\n";
-  J += "  \"typed_large_blocks\": " + std::to_string(R.Typed.load()) + ",\n";
   J += "  \"sent_in_forms\": " + std::to_string(R.Formed.load()) + ",\n";
+  J += "  \"typed_large_blocks\": " + std::to_string(R.Typed.load()) + ",\n";
   // The settings in force and the file they were read from, so that a
   // report says which machine's calibration a run used.
   J += "  \"settings\": {\"config\": " +
