@@ -45,16 +45,8 @@ struct RuntimeState {
   /// substituted: substitution is on and T has a kernel. A derived type
   /// without one counts the call as passed through.
   BindingRef substitutable(MPI_Datatype T, MPI_Count Count) {
-    if (!Active.load(std::memory_order_relaxed))
-      return nullptr;
-    BindingRef B = Bindings.lookup(T);
-    if (!B)
-      return nullptr;
-    if (!B->isBound() || Count <= 0) {
-      notePassed(*B);
-      return nullptr;
-    }
-    return B;
+    BindingRef Unbound;
+    return substitutable(T, Count, Unbound);
   }
   /// substitutable() for one side of a point-to-point message, which also
   /// leaves to MPI the messages DDTC_RT_TYPED_BLOCKS gives it. Each side
@@ -66,19 +58,12 @@ struct RuntimeState {
   BindingRef substitutableMessage(MPI_Datatype T, MPI_Count Count,
                                   MPI_Datatype &Passed) {
     Passed = T;
-    if (!Active.load(std::memory_order_relaxed))
-      return nullptr;
-    BindingRef B = Bindings.lookup(T);
-    if (!B)
-      return nullptr;
-    if (!B->isBound() || Count <= 0) {
-      notePassed(*B);
-      if (B->SendForm != MPI_DATATYPE_NULL && Count > 0) {
-        Passed = B->SendForm;
-        Formed.fetch_add(1, std::memory_order_relaxed);
-        B->Stats->FormCalls.fetch_add(1, std::memory_order_relaxed);
-      }
-      return nullptr;
+    BindingRef Unbound;
+    BindingRef B = substitutable(T, Count, Unbound);
+    if (Unbound && Unbound->SendForm != MPI_DATATYPE_NULL && Count > 0) {
+      Passed = Unbound->SendForm;
+      Formed.fetch_add(1, std::memory_order_relaxed);
+      Unbound->Stats->FormCalls.fetch_add(1, std::memory_order_relaxed);
     }
     if (B && TypedBlock && B->MeanBlock >= TypedBlock &&
         static_cast<uint64_t>(Count) * B->Size > TypedAbove) {
@@ -97,6 +82,24 @@ struct RuntimeState {
   void notePassed(const Binding &B) {
     PassedThrough.fetch_add(1, std::memory_order_relaxed);
     B.Stats->PassedCalls.fetch_add(1, std::memory_order_relaxed);
+  }
+
+private:
+  /// substitutable(), with the binding of a derived type whose call is
+  /// passed through in Unbound.
+  BindingRef substitutable(MPI_Datatype T, MPI_Count Count,
+                           BindingRef &Unbound) {
+    if (!Active.load(std::memory_order_relaxed))
+      return nullptr;
+    BindingRef B = Bindings.lookup(T);
+    if (!B)
+      return nullptr;
+    if (!B->isBound() || Count <= 0) {
+      notePassed(*B);
+      Unbound = std::move(B);
+      return nullptr;
+    }
+    return B;
   }
 };
 
