@@ -13,6 +13,11 @@ namespace ddtc {
 SendForm buildSendForm(TypeContext &Ctx, const Type *T,
                        std::span<const MPI_Datatype> Predefined) {
   SendForm Out;
+  if (static_cast<uint64_t>(T->size()) < MinSendFormBytes) {
+    Out.Reason = "less than " + std::to_string(MinSendFormBytes) +
+                 " bytes: sent about as fast as described";
+    return Out;
+  }
   if (T->getLayout().Blocks.Count > MaxSendFormBlocks) {
     Out.Reason = "more than " + std::to_string(MaxSendFormBlocks) +
                  " blocks: no form computed at commit";

@@ -27,6 +27,11 @@ namespace ddtc {
 /// Types with more contiguous blocks get no form: the candidates are
 /// built from the normal form, and a commit should stay short.
 inline constexpr uint64_t MaxSendFormBlocks = 1 << 16;
+/// Nor do types of less data than two of MPICH's 8 KiB send fragments:
+/// such an instance is packed whole or cut once, and the descent the forms
+/// save is per fragment boundary, while choosing and building a form costs
+/// milliseconds at the first commit (LAMMPS_full: about 5 ms).
+inline constexpr uint64_t MinSendFormBytes = 16 * 1024;
 
 struct SendForm {
   /// The committed form; MPI_DATATYPE_NULL where the type as given stays.

@@ -4,7 +4,11 @@
  * vector types (building, committing and freeing them concurrently), and
  * exchange them with the other rank through MPI_Sendrecv, MPI_Isend/
  * MPI_Irecv with MPI_Waitall, and MPI_Pack/MPI_Unpack, on tags of their own.
- * Each thread prints a digest of what it received (rt-threads.test).
+ * Each thread prints a digest of what it received (rt-threads.test). With
+ * the argument `lists`, the types are index lists of 3,000 doubles in a
+ * scattered order instead (four per thread, built again every round),
+ * which the runtime sends in a form of pieces when it has no kernel for
+ * them (DDTC_RT_FORMS).
  *
  *===----------------------------------------------------------------------===*/
 #include <mpi.h>
@@ -14,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NTHREADS = 4, ROUNDS = 200, N = 4096 };
+enum { NTHREADS = 4, ROUNDS = 200, N = 8192 };
 
-static int rank;
+static int rank, lists;
 static uint64_t digests[NTHREADS];
 
 static void mix(uint64_t *h, const void *p, size_t n) {
@@ -35,7 +39,16 @@ static void *work(void *arg) {
   for (int r = 0; r < ROUNDS; ++r) {
     MPI_Datatype t;
     /* Thread id and round change the stride: types differ between threads. */
-    MPI_Type_vector(64, 1 + id, 8 + id + r % 3, MPI_DOUBLE, &t);
+    if (lists) {
+      /* 3,000 distinct places of the first 4,000 doubles (7 is prime to
+       * 4,000), so that two instances fit the buffers. */
+      int at[3000];
+      for (int k = 0; k < 3000; ++k)
+        at[k] = (7 * k + 13 * id + r % 4) % 4000;
+      MPI_Type_create_indexed_block(3000, 1, at, MPI_DOUBLE, &t);
+    } else {
+      MPI_Type_vector(64, 1 + id, 8 + id + r % 3, MPI_DOUBLE, &t);
+    }
     MPI_Type_commit(&t);
     for (int i = 0; i < N; ++i) {
       a[i] = rank * 1e6 + id * 1e4 + r + i * 0.5;
@@ -70,6 +83,7 @@ int main(int argc, char **argv) {
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  lists = argc > 1 && strcmp(argv[1], "lists") == 0;
   pthread_t th[NTHREADS];
   for (int i = 0; i < NTHREADS; ++i)
     pthread_create(&th[i], NULL, work, (void *)(intptr_t)i);
