@@ -138,6 +138,14 @@ std::string textReport(Module &M, const EngineCosts &Costs,
     Row("engine path",
         A.GivenPath +
             (A.MPIForm == "given" ? std::string() : " -> " + A.FormPath));
+    if (!A.SendsOnlyOrigin.empty()) {
+      char Gain[32];
+      std::snprintf(Gain, sizeof Gain, "%.1fx", A.SendsOnlyGain);
+      Row("form for sends", A.SendsOnlyOrigin + ", sends modelled " + Gain +
+                                " faster (for a program that only sends it "
+                                "point to point: analyze its trace, or "
+                                "rewrite --uses)");
+    }
     const MeasuredForms &F = Measured[I];
     if (!F.Skipped.empty())
       Row("measured", "not measured: " + F.Skipped);
@@ -192,6 +200,9 @@ std::string jsonReport(Module &M, const std::string &Path,
                      {"origin", A.MPIForm},
                      {"given_path", A.GivenPath},
                      {"form_path", A.FormPath}};
+    if (!A.SendsOnlyOrigin.empty())
+      T["mpi_form"]["sends_only"] = {{"origin", A.SendsOnlyOrigin},
+                                     {"modelled_send_gain", A.SendsOnlyGain}};
     const MeasuredForms &F = Measured[I];
     if (!F.Skipped.empty()) {
       T["mpi_form"]["measured"] = {{"library", Library},

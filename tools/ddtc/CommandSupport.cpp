@@ -131,8 +131,22 @@ Assessment assessType(TypeContext &Ctx, Normalizer &N, YaksaModel &Model,
                       const EngineCosts &Costs, const Type *Given,
                       const Type *Normal, const MPIFormOptions &Options) {
   std::string Text = printType(Normal);
-  MPIForm Form = chooseMPIForm(Given, getFormCandidates(Ctx, N, Given), Model,
-                               Costs, Options);
+  std::vector<FormCandidate> Candidates = getFormCandidates(Ctx, N, Given);
+  MPIForm Form = chooseMPIForm(Given, Candidates, Model, Costs, Options);
+  // Without a trace, what sends alone would get, where it sends clearly
+  // faster than the form chosen for every use: a hint that a trace helps.
+  std::string SendsOrigin;
+  double SendsGain = 1;
+  if (Options.Counts.empty() && !Options.SendsOnly) {
+    MPIFormOptions SendsOnly;
+    SendsOnly.SendsOnly = true;
+    MPIForm Sends = chooseMPIForm(Given, Candidates, Model, Costs, SendsOnly);
+    if (Sends.Chosen.T != Form.Chosen.T &&
+        Form.FormSendNs >= (1 + SendsOnly.MinGain) * Sends.FormSendNs) {
+      SendsOrigin = Sends.Chosen.Origin;
+      SendsGain = Sends.SendGain;
+    }
+  }
   MPIFormAdvice Advice;
   Advice.Engine = Costs.Engine;
   if (!Form.isGiven()) {
@@ -150,7 +164,9 @@ Assessment assessType(TypeContext &Ctx, Normalizer &N, YaksaModel &Model,
           Model.describePath(Given),
           Model.describePath(Form.Chosen.T),
           Form.Chosen.T,
-          Options.SendsOnly};
+          Options.SendsOnly,
+          SendsOrigin,
+          SendsGain};
 }
 
 } // namespace ddtc
