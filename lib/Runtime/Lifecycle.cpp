@@ -107,7 +107,7 @@ void start() {
     R.Forms = false;
   }
   if (R.Forms)
-    R.Bindings.enableSendForms();
+    R.Bindings.enableSendForms(R.Predefined);
 }
 
 std::string report() {
@@ -173,8 +173,8 @@ std::string report() {
          ", \"passed_through\": " + std::to_string(S->PassedCalls.load());
     if (uint64_t Typed = S->TypedCalls.load())
       J += ", \"typed_large_blocks\": " + std::to_string(Typed);
-    if (!S->Form.empty())
-      J += ", \"form\": " + jsonQuote(S->Form) +
+    if (const char *Form = S->Form.load(std::memory_order_relaxed))
+      J += ", \"form\": " + jsonQuote(Form) +
            ", \"sent_in_form\": " + std::to_string(S->FormCalls.load());
     J += "}";
     First = false;

@@ -60,11 +60,13 @@ struct RuntimeState {
     Passed = T;
     BindingRef Unbound;
     BindingRef B = substitutable(T, Count, Unbound);
-    if (Unbound && Unbound->SendForm != MPI_DATATYPE_NULL && Count > 0) {
-      Passed = Unbound->SendForm;
-      Formed.fetch_add(1, std::memory_order_relaxed);
-      Unbound->Stats->FormCalls.fetch_add(1, std::memory_order_relaxed);
-    }
+    if (Unbound && Count > 0)
+      if (MPI_Datatype Form = Bindings.sendForm(*Unbound);
+          Form != MPI_DATATYPE_NULL) {
+        Passed = Form;
+        Formed.fetch_add(1, std::memory_order_relaxed);
+        Unbound->Stats->FormCalls.fetch_add(1, std::memory_order_relaxed);
+      }
     if (B && TypedBlock && B->MeanBlock >= TypedBlock &&
         static_cast<uint64_t>(Count) * B->Size > TypedAbove) {
       notePassed(*B);

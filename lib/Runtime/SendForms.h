@@ -4,8 +4,8 @@
 // program described it. MPICH sends a type fragment by fragment, and some
 // descriptions make that slow: a count-1 struct of long index lists is sent
 // block by block nearly whole (docs/mpi-forms.md, "Uses: forms for sends").
-// DDTC_RT_FORMS=sends (docs/runtime.md) builds, at commit, the MPI-facing
-// form for sends of such a type -- the same typemap and bounds, chosen by
+// DDTC_RT_FORMS=sends (docs/runtime.md) builds, at its first point-to-point
+// call, the MPI-facing form for sends of such a type -- the same typemap and bounds, chosen by
 // the engine model -- and hands it to MPI in the point-to-point calls the
 // runtime passes through. Only those: MPI_Pack and the collectives (which
 // may pack whole) get the type as the program built it, so no use is
@@ -30,14 +30,17 @@ inline constexpr uint64_t MaxSendFormBlocks = 1 << 16;
 /// Nor do types of less data than two of MPICH's 8 KiB send fragments:
 /// such an instance is packed whole or cut once, and the descent the forms
 /// save is per fragment boundary, while choosing and building a form costs
-/// milliseconds at the first commit (LAMMPS_full: about 5 ms).
+/// milliseconds at the type's first point-to-point call (LAMMPS_full:
+/// 5-10 ms).
 inline constexpr uint64_t MinSendFormBytes = 16 * 1024;
 
 struct SendForm {
   /// The committed form; MPI_DATATYPE_NULL where the type as given stays.
   MPI_Datatype Handle = MPI_DATATYPE_NULL;
-  /// The candidate chosen ("list-pieces", ...), or why there is none.
-  std::string Origin, Reason;
+  /// The candidate chosen ("list-pieces", ...; FormCandidate::Origin, a
+  /// literal), null if none, and why there is none.
+  const char *Origin = nullptr;
+  std::string Reason;
 };
 
 /// The form for sends of T (decoded into Ctx), built with MPI constructor

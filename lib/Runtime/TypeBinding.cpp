@@ -224,7 +224,7 @@ void BindingTable::bind(MPI_Datatype H,
   B->Lb = Lb;
   B->Extent = Extent;
 
-  std::string Key, Reason, MemberNames, FormOrigin;
+  std::string Key, Reason, MemberNames;
   const LoadedKernel *Found = nullptr;
   try {
     B->Ctx = std::make_unique<TypeContext>();
@@ -244,13 +244,11 @@ void BindingTable::bind(MPI_Datatype H,
       }
       if (!Found && isa<StructType>(B->T) && bindMembers(*B, MemberNames))
         Reason.clear();
-      if (SendForms && !B->isBound() && B->Size > 0) {
-        // Built before the table is locked: the builder frees its
-        // intermediate handles through MPI_Type_free, which releases.
-        SendForm F = buildSendForm(*B->Ctx, B->T, Predefined);
-        B->SendForm = F.Handle;
-        FormOrigin = F.Origin;
-      }
+      // A form for sends is built at the type's first point-to-point call
+      // (sendForm), if the type is large enough for one to pay.
+      B->WantsForm = SendForms && !B->isBound() &&
+                     B->Size >= MinSendFormBytes &&
+                     B->T->getLayout().Blocks.Count <= MaxSendFormBlocks;
     }
   } catch (const std::exception &E) {
     // Out of memory on a huge type: the program goes on without a kernel
@@ -266,9 +264,9 @@ void BindingTable::bind(MPI_Datatype H,
   // has one entry).
   std::string Name = GivenName;
   std::string StatsKey = Name + '\0' + (Key.empty() ? Reason : Key);
-  // Types sent in a form are told apart by their description (without
-  // kernels they have no key), so that each form has its own entry.
-  if (!FormOrigin.empty())
+  // Types that may be sent in a form are told apart by their description
+  // (without kernels they have no key), so that each form has its entry.
+  if (B->WantsForm)
     StatsKey += '\0' + formatKey(B->T->getFingerprint());
   std::unique_lock<std::shared_mutex> G(Lock);
   TypeStats *&S = StatsByName[StatsKey];
@@ -287,7 +285,6 @@ void BindingTable::bind(MPI_Datatype H,
       S->Kernel = MemberNames;
     } else {
       S->Reason = Reason;
-      S->Form = FormOrigin;
     }
   }
   ++S->Commits;
@@ -296,6 +293,25 @@ void BindingTable::bind(MPI_Datatype H,
   G.unlock();
   if (HaveWords)
     remember(GivenName, Words, Gen, std::move(B));
+}
+
+MPI_Datatype BindingTable::sendForm(Binding &B) {
+  if (!B.WantsForm)
+    return MPI_DATATYPE_NULL;
+  // Once per binding, whichever thread comes first; the others wait. No
+  // lock of the table is held: the builder frees its intermediate handles
+  // through MPI_Type_free, which releases.
+  std::call_once(B.FormOnce, [&] {
+    try {
+      SendForm F = buildSendForm(*B.Ctx, B.T, Predefined);
+      B.SendForm = F.Handle;
+      if (F.Origin)
+        B.Stats->Form.store(F.Origin, std::memory_order_relaxed);
+    } catch (const std::exception &) {
+      // Out of memory while choosing: sent as described.
+    }
+  });
+  return B.SendForm;
 }
 
 void BindingTable::releaseSendForms() {

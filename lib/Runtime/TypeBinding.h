@@ -52,9 +52,10 @@ struct TypeStats {
   std::atomic<uint64_t> SubstitutedCalls{0};
   std::atomic<uint64_t> SubstitutedBytes{0};
   std::atomic<uint64_t> PassedCalls{0};
-  /// DDTC_RT_FORMS: the form sent instead ("list-pieces", ...), empty if
-  /// none, and the point-to-point calls that handed it to MPI.
-  std::string Form;
+  /// DDTC_RT_FORMS: the form sent instead ("list-pieces", ...; a literal,
+  /// set once a form is built), null if none, and the point-to-point calls
+  /// that handed it to MPI.
+  std::atomic<const char *> Form{nullptr};
   std::atomic<uint64_t> FormCalls{0};
   /// Of those, point-to-point calls left to MPI by DDTC_RT_TYPED_BLOCKS.
   std::atomic<uint64_t> TypedCalls{0};
@@ -96,8 +97,12 @@ struct Binding {
 
   /// DDTC_RT_FORMS (SendForms.h): for a type without a kernel, the form
   /// handed to MPI in the point-to-point calls passed through, committed
-  /// and owned by the binding; else MPI_DATATYPE_NULL.
+  /// and owned by the binding; else MPI_DATATYPE_NULL. Built at the first
+  /// such call (BindingTable::sendForm), so that types never sent point to
+  /// point cost nothing; WantsForm says whether to try.
   MPI_Datatype SendForm = MPI_DATATYPE_NULL;
+  bool WantsForm = false;
+  std::once_flag FormOnce;
 
   Binding() = default;
   Binding(const Binding &) = delete;
@@ -155,7 +160,13 @@ public:
   void bind(MPI_Datatype H, std::span<const MPI_Datatype> Predefined);
   /// DDTC_RT_FORMS=sends: types without a kernel get a form for sends
   /// (SendForms.h). Set before the first commit.
-  void enableSendForms() { SendForms = true; }
+  void enableSendForms(std::span<const MPI_Datatype> Handles) {
+    Predefined.assign(Handles.begin(), Handles.end());
+    SendForms = true;
+  }
+  /// B's form for sends (DDTC_RT_FORMS), built at the first call that asks
+  /// for it; MPI_DATATYPE_NULL if B has none.
+  MPI_Datatype sendForm(Binding &B);
   /// Frees the forms at MPI_Finalize: MPICH warns of types left
   /// allocated, and no call may use them after it.
   void releaseSendForms();
@@ -192,6 +203,7 @@ private:
                 uint64_t Gen, BindingRef B);
 
   bool SendForms = false;
+  std::vector<MPI_Datatype> Predefined; ///< for building forms
   mutable std::shared_mutex Lock;
   std::unordered_map<MPI_Datatype, BindingRef> Live;
   std::vector<std::unique_ptr<TypeStats>> Stats;
