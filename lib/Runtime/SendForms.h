@@ -19,8 +19,7 @@
 
 #include <mpi.h>
 
-#include <span>
-#include <string>
+#include <vector>
 
 namespace ddtc {
 
@@ -38,17 +37,17 @@ struct SendForm {
   /// The committed form; MPI_DATATYPE_NULL where the type as given stays.
   MPI_Datatype Handle = MPI_DATATYPE_NULL;
   /// The candidate chosen ("list-pieces", ...; FormCandidate::Origin, a
-  /// literal), null if none, and why there is none.
+  /// literal), null if none.
   const char *Origin = nullptr;
-  std::string Reason;
 };
 
 /// The form for sends of T (decoded into Ctx), built with MPI constructor
 /// calls and committed (PMPI, so the runtime does not bind it); its handle
-/// null where no candidate is modelled at least 1.3x faster and nowhere
-/// slower for sends, or where building it fails.
+/// null for a type outside the bounds above, where no candidate is
+/// modelled at least 1.3x faster and nowhere slower for sends, or where
+/// building it fails.
 SendForm buildSendForm(TypeContext &Ctx, const Type *T,
-                       std::span<const MPI_Datatype> Predefined);
+                       const std::vector<MPI_Datatype> &Predefined);
 
 /// Whether MPI_Get_library_version names MPICH, whose engine the model
 /// prices (the shipped table).
