@@ -77,37 +77,38 @@ bool sameBounds(const Type *T, const Type *Want) {
          T->trueLb() == Want->trueLb() && T->trueExtent() == Want->trueExtent();
 }
 
+/// S, a struct built to hold Want's data, with Want's bounds: S itself, or
+/// resized where struct padding (or Want's own resize) moved them; null if
+/// even then they differ -- never hand MPI a guess.
+const Type *withBoundsOf(TypeContext &Ctx, const Type *S, const Type *Want) {
+  if (sameBounds(S, Want))
+    return S;
+  Expected<const Type *> R = Ctx.getResized(Want->lb(), Want->extent(), S);
+  return R && sameBounds(*R, Want) ? *R : nullptr;
+}
+
 /// The most struct members a list-pieces candidate may have: its
 /// description grows with them, and so does MPICH's dispatch per member.
 constexpr size_t MaxListPieces = 4096;
 
-/// L's entries [Lo, Hi) as an index list of L's kind over L's oldtype, at
-/// the same displacements. Null if L is not an index list.
-const Type *listSlice(TypeContext &Ctx, const Type *L, size_t Lo, size_t Hi) {
-  Expected<const Type *> R = nullptr;
-  if (auto *X = dyn_cast<IndexedType>(L)) {
-    std::span<const int64_t> Lengths = X->getBlockLengths().subspan(Lo, Hi - Lo);
-    std::span<const int64_t> Displs = X->getDisplacements().subspan(Lo, Hi - Lo);
-    R = X->isByteDisplacement()
-            ? Ctx.getHIndexed(Lengths, Displs, X->getOldType())
-            : Ctx.getIndexed(Lengths, Displs, X->getOldType());
-  } else if (auto *B = dyn_cast<IndexedBlockType>(L)) {
-    std::span<const int64_t> Displs = B->getDisplacements().subspan(Lo, Hi - Lo);
-    R = B->isByteDisplacement()
-            ? Ctx.getHIndexedBlock(B->getBlockLength(), Displs, B->getOldType())
-            : Ctx.getIndexedBlock(B->getBlockLength(), Displs, B->getOldType());
-  } else {
-    return nullptr;
-  }
-  return R ? *R : nullptr;
+bool isIndexList(const Type *T) {
+  return isa<IndexedType>(T) || isa<IndexedBlockType>(T);
 }
 
-size_t listEntries(const Type *T) {
-  if (auto *X = dyn_cast<IndexedType>(T))
-    return X->getDisplacements().size();
-  if (auto *B = dyn_cast<IndexedBlockType>(T))
-    return B->getDisplacements().size();
-  return 0;
+/// The entries [Lo, Hi) of the index list L, as a list of L's kind over
+/// L's oldtype at the same displacements: L's scalars (a blocklength),
+/// then the slice of each of its lists.
+const Type *listSlice(TypeContext &Ctx, const Type *L, size_t Lo, size_t Hi) {
+  const KindSpec &Spec = getKindSpec(L->getKind());
+  std::vector<int64_t> Ints(L->getInts().begin(),
+                            L->getInts().begin() + Spec.NumScalars);
+  for (unsigned I = 0; I < Spec.NumLists; ++I) {
+    std::span<const int64_t> Part = L->getList(I).subspan(Lo, Hi - Lo);
+    Ints.insert(Ints.end(), Part.begin(), Part.end());
+  }
+  Expected<const Type *> R =
+      Ctx.get(L->getKind(), std::move(Ints), {L->getOldType()});
+  return R ? *R : nullptr;
 }
 
 /// Form's long index lists -- Form itself, under its resized, or a
@@ -140,7 +141,9 @@ void addListPieces(TypeContext &Ctx, const Type *Form,
     std::vector<const Type *> Pieces;
     bool Cut = false;
     for (size_t I = 0; I < Members.size(); ++I) {
-      size_t N = Lengths[I] == 1 ? listEntries(Members[I]) : 0;
+      size_t N = Lengths[I] == 1 && isIndexList(Members[I])
+                     ? Members[I]->getListLength()
+                     : 0;
       if (N < 2 * Entries) {
         PieceLengths.push_back(Lengths[I]);
         PieceDispls.push_back(Displs[I]);
@@ -160,18 +163,9 @@ void addListPieces(TypeContext &Ctx, const Type *Form,
     if (!Cut)
       return; // no list is long enough for these pieces, nor for longer ones
     Expected<const Type *> S = Ctx.getStruct(PieceLengths, PieceDispls, Pieces);
-    if (!S)
+    const Type *W = S ? withBoundsOf(Ctx, *S, Form) : nullptr;
+    if (!W)
       return;
-    const Type *W = *S;
-    if (!W->hasSameBounds(Form)) {
-      // Struct padding, or Form's own resize: Form's bounds are kept.
-      Expected<const Type *> R = Ctx.getResized(Form->lb(), Form->extent(), W);
-      if (!R)
-        return;
-      W = *R;
-    }
-    if (!sameBounds(W, Form))
-      return; // never hand MPI a guess
     Out.push_back({W, "list-pieces"});
   }
 }
@@ -217,13 +211,7 @@ const Type *listAsMembers(TypeContext &Ctx, const IndexedType *X) {
   if (Members.size() < 2 || OneLength)
     return nullptr;
   Expected<const Type *> S = Ctx.getStruct(Ones, Displs, Members);
-  if (!S)
-    return nullptr;
-  if (sameBounds(*S, X))
-    return *S;
-  // Struct padding can move the upper bound; the list's bounds are kept.
-  Expected<const Type *> R = Ctx.getResized(X->lb(), X->extent(), *S);
-  return R && sameBounds(*R, X) ? *R : nullptr;
+  return S ? withBoundsOf(Ctx, *S, X) : nullptr;
 }
 
 /// T with every qualifying index list rewritten by listAsMembers. Done
