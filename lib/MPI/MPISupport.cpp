@@ -3,6 +3,7 @@
 #include "ddtc/MPI/PredefinedHandles.h"
 
 #include <cstdio>
+#include <string_view>
 
 namespace ddtc {
 
@@ -23,6 +24,15 @@ int runWithMpi(
   }
   MPI_Finalize();
   return Status;
+}
+
+bool isMpichLibrary() {
+  char Version[MPI_MAX_LIBRARY_VERSION_STRING];
+  int Length = 0;
+  if (PMPI_Get_library_version(Version, &Length) != MPI_SUCCESS)
+    return false;
+  return std::string_view(Version, static_cast<size_t>(Length))
+      .starts_with("MPICH Version:");
 }
 
 std::string mpiLibraryVersion() {

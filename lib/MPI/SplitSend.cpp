@@ -1,5 +1,6 @@
 //===- lib/MPI/SplitSend.cpp - The wire layout of packed sends ------------===//
 #include "ddtc/MPI/SplitSend.h"
+#include "ddtc/MPI/MPISupport.h"
 
 #include "ddtc/Support/ByteSize.h"
 
@@ -16,15 +17,6 @@ namespace {
 /// The window measured for MPICH 4.0.2 ch4:ucx within a node (SplitSend.h).
 constexpr uint64_t MpichLo = 8 << 10, MpichHi = 32 << 10;
 
-bool isMpich() {
-  char Version[MPI_MAX_LIBRARY_VERSION_STRING];
-  int Length = 0;
-  if (PMPI_Get_library_version(Version, &Length) != MPI_SUCCESS)
-    return false;
-  return std::string_view(Version, static_cast<size_t>(Length))
-      .starts_with("MPICH Version:");
-}
-
 } // namespace
 
 SplitSends &SplitSends::get() {
@@ -35,7 +27,7 @@ SplitSends &SplitSends::get() {
 
 std::string SplitSends::configure(const char *Setting) {
   uint64_t L = 0, H = 0;
-  if (isMpich()) {
+  if (isMpichLibrary()) {
     L = MpichLo;
     H = MpichHi;
   }

@@ -10,9 +10,9 @@
 #include "KernelRegistry.h"
 #include "RuntimeLog.h"
 #include "RuntimeState.h"
-#include "SendForms.h"
 
 #include "ddtc/Format/DescriptionWriter.h"
+#include "ddtc/MPI/MPISupport.h"
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/SplitSend.h"
 #include "ddtc/Runtime/RuntimeSettings.h"
@@ -88,7 +88,8 @@ void start() {
   bool Requested = Kernels && *Kernels;
   if (Requested)
     KernelRegistry::get().loadLibraries(Kernels, R.Rank);
-  std::string Forms = Settings.get("DDTC_RT_FORMS") ? Settings.get("DDTC_RT_FORMS") : "";
+  const char *FormsSetting = Settings.get("DDTC_RT_FORMS");
+  std::string Forms = FormsSetting ? FormsSetting : "";
   if (!Forms.empty() && Forms != "sends" && Forms != "off") {
     warn(R.Rank, Settings.where("DDTC_RT_FORMS") + "DDTC_RT_FORMS='" + Forms +
                      "' is neither sends nor off; keeping the default");
@@ -97,16 +98,16 @@ void start() {
   // The same on every rank of a run: the environment and the program.
   // DDTC_RT_FORMS=sends alone turns the runtime on, without kernels.
   R.Active = Requested || !KernelRegistry::get().empty() || Forms == "sends";
-  R.Forms = R.Active && Forms != "off";
-  if (R.Forms && !libraryIsMPICH()) {
+  bool SendForms = R.Active && Forms != "off";
+  if (SendForms && !isMpichLibrary()) {
     // The forms are priced by the model of MPICH's engine.
     if (Forms == "sends")
       warn(R.Rank, Settings.where("DDTC_RT_FORMS") +
                        "DDTC_RT_FORMS=sends: the MPI library is not MPICH, "
                        "whose engine the forms are chosen for; off");
-    R.Forms = false;
+    SendForms = false;
   }
-  if (R.Forms)
+  if (SendForms)
     R.Bindings.enableSendForms(R.Predefined);
 }
 
@@ -138,7 +139,7 @@ std::string report() {
                                     std::to_string(R.TypedAbove)
                               : std::string("off")) +
        ", \"max_buffer\": " + std::to_string(BufferPool::get().maxBytes()) +
-       ", \"forms\": " + jsonQuote(R.Forms ? "sends" : "off") + "},\n";
+       ", \"forms\": " + jsonQuote(R.Bindings.sendFormsEnabled() ? "sends" : "off") + "},\n";
   J +=
       "  \"pending_at_finalize\": " + std::to_string(R.Requests.size()) + ",\n";
   J += "  \"buffers_outstanding\": " +

@@ -37,9 +37,6 @@ struct RuntimeState {
   /// Point-to-point calls passed through that handed MPI a type's form
   /// for sends (DDTC_RT_FORMS, SendForms.h).
   std::atomic<uint64_t> Formed{0};
-  /// DDTC_RT_FORMS: types without a kernel get a form for sends. Set
-  /// before Active.
-  bool Forms = false;
 
   /// The binding of T for a call on Count instances, if the call is to be
   /// substituted: substitution is on and T has a kernel. A derived type

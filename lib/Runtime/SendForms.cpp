@@ -5,16 +5,17 @@
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/Passes/Normalizer.h"
 
-#include <cstring>
 
 namespace ddtc {
+
+bool wantsSendForm(const Type *T) {
+  return static_cast<uint64_t>(T->size()) >= MinSendFormBytes &&
+         T->getLayout().Blocks.Count <= MaxSendFormBlocks;
+}
 
 SendForm buildSendForm(TypeContext &Ctx, const Type *T,
                        const std::vector<MPI_Datatype> &Predefined) {
   SendForm Out;
-  if (static_cast<uint64_t>(T->size()) < MinSendFormBytes ||
-      T->getLayout().Blocks.Count > MaxSendFormBlocks)
-    return Out;
   Normalizer N(Ctx);
   YaksaModel Model;
   MPIFormOptions Sends;
@@ -38,14 +39,6 @@ SendForm buildSendForm(TypeContext &Ctx, const Type *T,
   Out.Handle = H;
   Out.Origin = F.Chosen.Origin;
   return Out;
-}
-
-bool libraryIsMPICH() {
-  char Version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
-  int Len = 0;
-  if (PMPI_Get_library_version(Version, &Len) != MPI_SUCCESS)
-    return false;
-  return std::strstr(Version, "MPICH") != nullptr;
 }
 
 } // namespace ddtc

@@ -33,6 +33,9 @@ inline constexpr uint64_t MaxSendFormBlocks = 1 << 16;
 /// 5-10 ms).
 inline constexpr uint64_t MinSendFormBytes = 16 * 1024;
 
+/// Whether T is within the bounds above, where a form may pay.
+bool wantsSendForm(const Type *T);
+
 struct SendForm {
   /// The committed form; MPI_DATATYPE_NULL where the type as given stays.
   MPI_Datatype Handle = MPI_DATATYPE_NULL;
@@ -42,16 +45,13 @@ struct SendForm {
 };
 
 /// The form for sends of T (decoded into Ctx), built with MPI constructor
-/// calls and committed (PMPI, so the runtime does not bind it); its handle
-/// null for a type outside the bounds above, where no candidate is
-/// modelled at least 1.3x faster and nowhere slower for sends, or where
-/// building it fails.
+/// calls and committed (PMPI, so the runtime does not bind it), for a type
+/// wantsSendForm accepts; its handle null where no candidate is modelled at
+/// least 1.3x faster and nowhere slower for sends, or where building it
+/// fails.
 SendForm buildSendForm(TypeContext &Ctx, const Type *T,
                        const std::vector<MPI_Datatype> &Predefined);
 
-/// Whether MPI_Get_library_version names MPICH, whose engine the model
-/// prices (the shipped table).
-bool libraryIsMPICH();
 
 } // namespace ddtc
 

@@ -246,9 +246,7 @@ void BindingTable::bind(MPI_Datatype H,
         Reason.clear();
       // A form for sends is built at the type's first point-to-point call
       // (sendForm), if the type is large enough for one to pay.
-      B->WantsForm = SendForms && !B->isBound() &&
-                     B->Size >= MinSendFormBytes &&
-                     B->T->getLayout().Blocks.Count <= MaxSendFormBlocks;
+      B->WantsForm = SendForms && !B->isBound() && wantsSendForm(B->T);
     }
   } catch (const std::exception &E) {
     // Out of memory on a huge type: the program goes on without a kernel

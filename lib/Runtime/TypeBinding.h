@@ -164,6 +164,7 @@ public:
     Predefined.assign(Handles.begin(), Handles.end());
     SendForms = true;
   }
+  bool sendFormsEnabled() const { return SendForms; }
   /// B's form for sends (DDTC_RT_FORMS), built at the first call that asks
   /// for it; MPI_DATATYPE_NULL if B has none.
   MPI_Datatype sendForm(Binding &B);

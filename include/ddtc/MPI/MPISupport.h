@@ -52,6 +52,11 @@ std::string mpiErrorString(int Code);
 /// The MPI library's name and version on one line ("MPICH 4.0.2").
 std::string mpiLibraryVersion();
 
+/// Whether the MPI library is MPICH, whose engine and protocols ddtc's
+/// defaults were measured on (split sends, forms for sends). Through PMPI:
+/// callable from the runtime's wrappers.
+bool isMpichLibrary();
+
 /// Runs Body between MPI_Init and MPI_Finalize, with errors returned
 /// rather than fatal and the handle of every predefined type; a predefined
 /// type the MPI library lacks is an error (status 1) naming Tool. Returns
