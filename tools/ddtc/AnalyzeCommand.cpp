@@ -245,17 +245,21 @@ measureForms(Module &M, const std::vector<Assessment> &All,
     K += Form;
     return K;
   };
+  // Types with another form to time, unless its choice was for sends alone.
+  auto Timed = [&](size_t I) {
+    const Type *Given = M.types()[I].T;
+    return (All[I].Form != Given || All[I].Normal != Given) &&
+           !All[I].SendsOnly;
+  };
   for (size_t I = 0; I < All.size(); ++I) {
     const Type *Given = M.types()[I].T;
     const Assessment &A = All[I];
-    if (A.Form == Given && A.Normal == Given)
-      continue;
-    if (A.SendsOnly) {
+    if (A.SendsOnly && (A.Form != Given || A.Normal != Given))
       Out[I].Skipped = "the program only sends it point to point, and "
                        "--measure times MPI_Pack (bench/mpi-forms-sends.sh "
                        "times sends)";
+    if (!Timed(I))
       continue;
-    }
     ToTime.types().push_back({Key(I, "given"), Given, {}});
     if (A.Form != Given)
       ToTime.types().push_back({Key(I, "form"), A.Form, {}});
@@ -271,7 +275,7 @@ measureForms(Module &M, const std::vector<Assessment> &All,
   for (size_t I = 0; I < All.size(); ++I) {
     const Type *Given = M.types()[I].T;
     const Assessment &A = All[I];
-    if ((A.Form == Given && A.Normal == Given) || A.SendsOnly)
+    if (!Timed(I))
       continue;
     MeasuredForms &F = Out[I];
     for (const char *Form : {"given", "form", "normal"})
