@@ -293,9 +293,7 @@ void BindingTable::bind(MPI_Datatype H,
     remember(GivenName, Words, Gen, std::move(B));
 }
 
-MPI_Datatype BindingTable::sendForm(Binding &B) {
-  if (!B.WantsForm)
-    return MPI_DATATYPE_NULL;
+MPI_Datatype BindingTable::buildSendFormOnce(Binding &B) {
   // Once per binding, whichever thread comes first; the others wait. No
   // lock of the table is held: the builder frees its intermediate handles
   // through MPI_Type_free, which releases.

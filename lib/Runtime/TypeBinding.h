@@ -166,8 +166,11 @@ public:
   }
   bool sendFormsEnabled() const { return SendForms; }
   /// B's form for sends (DDTC_RT_FORMS), built at the first call that asks
-  /// for it; MPI_DATATYPE_NULL if B has none.
-  MPI_Datatype sendForm(Binding &B);
+  /// for it; MPI_DATATYPE_NULL if B has none. Inline for the types that
+  /// want none: every passed-through point-to-point call asks.
+  MPI_Datatype sendForm(Binding &B) {
+    return B.WantsForm ? buildSendFormOnce(B) : MPI_DATATYPE_NULL;
+  }
   /// Frees the forms at MPI_Finalize: MPICH warns of types left
   /// allocated, and no call may use them after it.
   void releaseSendForms();
@@ -202,6 +205,7 @@ private:
                         const std::vector<uint64_t> &Words, uint64_t Gen);
   void remember(const std::string &Name, std::vector<uint64_t> Words,
                 uint64_t Gen, BindingRef B);
+  MPI_Datatype buildSendFormOnce(Binding &B);
 
   bool SendForms = false;
   std::vector<MPI_Datatype> Predefined; ///< for building forms
