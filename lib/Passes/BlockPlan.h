@@ -74,6 +74,9 @@ struct Plan {
   uint64_t BlockLen = 0; ///< VectorBl, IndexChunk: sub-chunks per copy
   size_t ChunkLen = 0;   ///< IndexChunk, IndexedChunk: blocks per copy
   int64_t Stride = 0;    ///< Arith, Repeat, VectorBl
+  /// VectorBl, IndexChunk of sub-chunks: bytes from one sub-chunk to the
+  /// next in a block, their span or more (0: their span).
+  int64_t SubStride = 0;
   uint64_t Cost = 0;     ///< predicted description cost (docs/normalization.md)
   std::vector<Plan> Children; ///< the chunk, or the pieces of a struct
 
@@ -101,6 +104,8 @@ inline const uint32_t VectorCost =
     uint32_t(getConstructorCost(TypeKind::Vector, 0));
 inline const uint32_t ContiguousCost =
     uint32_t(getConstructorCost(TypeKind::Contiguous, 0));
+inline const uint32_t ResizedCost =
+    uint32_t(getConstructorCost(TypeKind::Resized, 0));
 inline const uint32_t StructBaseCost =
     uint32_t(getConstructorCost(TypeKind::Struct, 0));
 inline const uint32_t StructEntryCost =

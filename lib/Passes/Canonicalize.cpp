@@ -542,17 +542,57 @@ const Type *resizedElement(TypeContext &Ctx, const Type *T) {
 /// typemap (docs/normalization.md, Reconstruction); a description that
 /// hides the element inside a larger node (the vector as the oldtype of
 /// another) reaches it only through this rewrite.
-const Type *tileCopies(TypeContext &Ctx, const Type *T) {
+///
+/// With blocks of k > 1 the element is resized(lb, s, contiguous(k, X));
+/// that is costlier at the node itself, so only absorbTiledCopies asks for
+/// it, on behalf of a parent that takes the copies into its blocks.
+const Type *tiledCopies(TypeContext &Ctx, const Type *T, bool AnyBlockLength) {
   auto *R = dyn_cast<ResizedType>(T);
   auto *V = R ? dyn_cast<VectorType>(R->getOldType()) : nullptr;
-  if (!V || V->getBlockLength() != 1 || V->getCount() < 2)
+  if (!V || V->getCount() < 2 ||
+      (V->getBlockLength() != 1 && !AnyBlockLength) ||
+      V->getBlockLength() < 1)
     return nullptr;
   int64_t S = V->getByteStride();
   std::optional<int64_t> Whole = checkedMul(S, V->getCount());
   if (S <= 0 || !Whole || *Whole != T->extent())
     return nullptr;
-  const Type *Element = value(Ctx.getResized(T->lb(), S, V->getOldType()));
+  const Type *Block = V->getOldType();
+  if (V->getBlockLength() != 1 &&
+      !(Block = value(Ctx.getContiguous(V->getBlockLength(), Block))))
+    return nullptr;
+  const Type *Element = value(Ctx.getResized(T->lb(), S, Block));
   return Element ? value(Ctx.getContiguous(V->getCount(), Element)) : nullptr;
+}
+
+const Type *tileCopies(TypeContext &Ctx, const Type *T) {
+  return tiledCopies(Ctx, T, /*AnyBlockLength=*/false);
+}
+
+/// A node whose oldtype (or struct entry) is tiled copies (tile-copies, of
+/// blocks of any length) takes them into its own blocks: hvector(c, b, S,
+/// resized(lb, r * s, hvector(r, k, s, X))) -> hvector(c, b * r, S,
+/// resized(lb, s, contiguous(k, X))), and alike for contiguous, vector,
+/// the indexed kinds and struct entries (merge-contiguous and
+/// absorb-contiguous-child do the taking). The oldtype alone is cheaper as
+/// it was written, so judged one node at a time the element stays hidden
+/// and the description that names it (a contiguous of the element) keeps
+/// a different normal form.
+const Type *absorbTiledCopies(TypeContext &Ctx, const Type *T) {
+  if (!isa<ContiguousType>(T) && !isa<VectorType>(T) &&
+      !isa<IndexedType>(T) && !isa<IndexedBlockType>(T) &&
+      !isa<StructType>(T))
+    return nullptr;
+  bool Tiled = false;
+  const Type *WithCopies = Ctx.mapOperands(T, [&](const Type *Op) {
+    const Type *Copies = tiledCopies(Ctx, Op, /*AnyBlockLength=*/true);
+    Tiled |= Copies != nullptr;
+    return Copies ? Copies : Op;
+  });
+  if (!Tiled || !WithCopies)
+    return nullptr;
+  return isa<ContiguousType>(WithCopies) ? mergeContiguous(Ctx, WithCopies)
+                                         : absorbContiguousChild(Ctx, WithCopies);
 }
 
 /// vector(c2, 1, S, vector(c1, b, s, T)) where the outer stride S is c1

@@ -126,10 +126,12 @@ std::optional<std::vector<Block>> regroupPairs(std::span<const Block> B,
 /// first of the next) the typemap joins their runs, and the planners,
 /// which never split a block, cannot see the copies; cut to the common
 /// length, they can. Cut to elements, a row of elements can be a copy of
-/// one element resized to leave the gap after it (`vector(2, 5, 25,
-/// resized(lb, 40, indexed_block(4, [d], MPI_COMPLEX)))`: rows of 4 of 5
-/// complex numbers). Nothing if no run is longer than G (than 1) or the
-/// cut sequence would exceed MaxBlocks.
+/// one element resized to leave the gap after it, placed by the element's
+/// lb (`vector(2, 5, 25, resized(-400, 40, indexed_block(4, [-50],
+/// MPI_COMPLEX)))`: rows of 4 of 5 complex numbers; the runs uncut give
+/// the same rows as sub-chunks resized to their step, SegmentDP). Nothing
+/// if no run is longer than G (than 1) or the cut sequence would exceed
+/// MaxBlocks.
 std::optional<std::vector<Block>> cutRuns(std::span<const Block> B,
                                           size_t MaxBlocks, bool ToElements) {
   int64_t G = 0;
@@ -238,11 +240,12 @@ private:
                                                size_t To, int64_t Shift) const;
   Expected<const Type *> place(Expected<const Type *> T, int64_t Shift);
   /// C, the type of plan Chunk, with the extent the planners give copies
-  /// of a chunk that sit back to back: the span of its blocks. A pair type
-  /// rebuilt as a struct pads its extent to its alignment (MPI_DOUBLE_INT:
-  /// 12 bytes of data, extent 16), which would space the copies apart.
+  /// of a chunk that sit back to back: the span of its blocks, or Step
+  /// where a longer step leaves a gap after each copy. A pair type rebuilt
+  /// as a struct pads its extent to its alignment (MPI_DOUBLE_INT: 12
+  /// bytes of data, extent 16), which would space the copies apart.
   Expected<const Type *> withSpanExtent(Expected<const Type *> C,
-                                        const Plan &Chunk);
+                                        const Plan &Chunk, int64_t Step = 0);
   Expected<const Type *> repeat(uint64_t Reps, uint64_t BlockLen,
                                 int64_t Stride, const Type *Child);
 
@@ -286,7 +289,8 @@ Expected<const Type *> PlanBuilder::place(Expected<const Type *> T,
 }
 
 Expected<const Type *> PlanBuilder::withSpanExtent(Expected<const Type *> C,
-                                                   const Plan &Chunk) {
+                                                   const Plan &Chunk,
+                                                   int64_t Step) {
   if (!C)
     return C;
   int64_t Min = INT64_MAX, Max = INT64_MIN;
@@ -301,6 +305,8 @@ Expected<const Type *> PlanBuilder::withSpanExtent(Expected<const Type *> C,
   int64_t Span;
   if (__builtin_sub_overflow(Max, Min, &Span))
     return overflow();
+  if (Step > Span)
+    Span = Step; // copies with a gap after each (SegmentDP: SubStride)
   if ((*C)->extent() == Span)
     return C;
   return Ctx.getResized((*C)->lb(), Span, *C);
@@ -349,7 +355,8 @@ Expected<const Type *> PlanBuilder::build(const Plan &P, int64_t Shift) {
     // Copies back to back (a blocklength, a contiguous run) are one span
     // apart.
     if (P.Kind != PlanKind::Repeat)
-      C = withSpanExtent(std::move(C), Child);
+      C = withSpanExtent(std::move(C), Child,
+                         P.Kind == PlanKind::VectorBl ? P.SubStride : 0);
     if (!C)
       return C;
     Expected<const Type *> R =
@@ -364,7 +371,7 @@ Expected<const Type *> PlanBuilder::build(const Plan &P, int64_t Shift) {
   case PlanKind::IndexChunk: {
     Expected<const Type *> C = build(P.Children.front(), 0);
     if (P.BlockLen > 1)
-      C = withSpanExtent(std::move(C), P.Children.front());
+      C = withSpanExtent(std::move(C), P.Children.front(), P.SubStride);
     if (!C)
       return C;
     std::vector<int64_t> D;

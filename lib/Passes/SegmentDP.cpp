@@ -313,16 +313,24 @@ Cell SegmentDP::bestFor(size_t I, size_t J,
                plus(Chunk.Cost, indexedCost32(1 + breaksIn(I, Q, R))), Q);
     // The chunk as b back-to-back copies of a sub-segment: the blocklength
     // describes them (vector(r, b, stride, sub), hindexed_block(b, ...)).
+    // Sub-chunks one step apart with a gap between them (rows of 4 of 5
+    // elements) are copies of the sub-chunk resized to the step, at the
+    // price of the resized: the gap inside the chunk, not only at the top.
     for (uint32_t Bl : Divisors[Q]) {
       size_t P = Q / Bl;
-      if (Period[P][I] < (Bl - 1) * P || translation(I, P) != RowExt[P])
+      if (Period[P][I] < (Bl - 1) * P)
+        continue;
+      int64_t Step = translation(I, P);
+      bool Gap = Step != RowExt[P];
+      if (Gap && (Bl < 2 || Step <= RowExt[P]))
         continue;
       const Cell &Sub = cell(I, I + P);
       if (Sub.Cost == Inf || Sub.Kind == PlanKind::Struct)
         continue;
+      uint32_t Element = plus(Sub.Cost, Gap ? ResizedCost : 0);
       if (Regular)
-        Consider(PlanKind::VectorBl, plus(Sub.Cost, VectorCost), Q, P);
-      Consider(PlanKind::IndexChunk, plus(Sub.Cost, indexBlockCost32(R)), Q, P);
+        Consider(PlanKind::VectorBl, plus(Element, VectorCost), Q, P);
+      Consider(PlanKind::IndexChunk, plus(Element, indexBlockCost32(R)), Q, P);
     }
   };
   if (RowChain.size() < Divisors[M].size()) {
@@ -459,12 +467,14 @@ Plan SegmentDP::extract(size_t I, size_t J) const {
     P.Reps = M / C.P;
     P.BlockLen = C.P / C.Q;
     P.Stride = translation(I, C.P);
+    P.SubStride = translation(I, C.Q);
     P.Children.push_back(extract(I, I + C.Q));
     break;
   case PlanKind::IndexChunk:
     P.Reps = M / C.P;
     P.ChunkLen = C.P;
     P.BlockLen = C.Q ? C.P / C.Q : 1;
+    P.SubStride = C.Q && C.Q < C.P ? translation(I, C.Q) : 0;
     P.Children.push_back(extract(I, I + (C.Q ? C.Q : C.P)));
     break;
   case PlanKind::IndexedChunk:
@@ -517,12 +527,15 @@ std::vector<Plan> SegmentDP::solve(bool NeedsPlacement) {
 
   // The table's best, placed if it must be and cannot absorb the offset.
   std::vector<Plan> Candidates{extract(0, N)};
-  if (NeedsPlacement && !Candidates.front().isShiftable()) {
+  if (NeedsPlacement) {
     // Copies at one stride, which must be placed, are also copies at
     // translations, which take the offset: hindexed_block(b, [d0, d1, ...],
     // chunk) for (h)vector(r, b, stride, chunk) placed by
     // hindexed_block(1, [d], ...), cheaper for few copies. The table ties
-    // the two without placement and keeps the vector.
+    // the two without placement and keeps the vector. Where the chunk
+    // takes the offset itself (an index list), the chunk at 0 can still
+    // be cheaper (contiguous(4, X) against indexed_block(4, [d], X)): the
+    // listed copies are offered either way.
     const Plan &Top = Candidates.front();
     if ((Top.Kind == PlanKind::Repeat || Top.Kind == PlanKind::VectorBl) &&
         !Top.Children.empty()) {
@@ -533,6 +546,8 @@ std::vector<Plan> SegmentDP::solve(bool NeedsPlacement) {
       Listed.Cost = Top.Cost - VectorCost + indexBlockCost32(Top.Reps);
       Candidates.push_back(std::move(Listed));
     }
+  }
+  if (NeedsPlacement && !Candidates.front().isShiftable()) {
     Candidates.front().Cost += PlacementCost;
     // The table keeps one plan per segment, chosen without placement: a
     // repeated chunk whose plan is a vector (blocks that descend, say)
