@@ -166,7 +166,11 @@ std::optional<std::vector<Block>> cutRuns(std::span<const Block> B,
 /// hindexed([1, 1, 2, 1, 1], ...))`, twelve copies of three doubles whose
 /// last touches the next copy's first) are then blocks the planners can
 /// repeat. The typemap's maximal runs merge across the windows too, so the
-/// planners saw neither. At most MaxGroupings sequences, smallest d first.
+/// planners saw neither. Where no stride repeats a chunk, copies at
+/// arbitrary translations do (`hindexed([3, 2], [...], contiguous(2,
+/// hindexed([2, 2], [-47, 10], X)))`: the two inner copies touch, and so
+/// do the outer ones, three back to back). At most MaxGroupings
+/// sequences, smallest d first.
 std::vector<std::vector<Block>> mergeWithinCopies(std::span<const Block> C,
                                                   size_t MaxGroupings) {
   std::vector<std::vector<Block>> Out;
@@ -186,9 +190,29 @@ std::vector<std::vector<Block>> mergeWithinCopies(std::span<const Block> C,
         return false;
     return true;
   };
-  size_t K = 1;
-  while (K < N && (N % K != 0 || !isPeriod(K)))
-    ++K;
+  // Or copies at arbitrary translations (a list of copies of a list):
+  // each chunk of K blocks the first moved by its own distance.
+  auto isChain = [&](size_t K) {
+    for (size_t I = K; I < N; I += K) {
+      int64_t Shift = 0, D = 0;
+      if (!Distance(C[I].Offset, C[0].Offset, Shift))
+        return false;
+      for (size_t J = 0; J < K; ++J)
+        if (!C[I + J].sameShape(C[J]) ||
+            !Distance(C[I + J].Offset, C[J].Offset, D) || D != Shift)
+          return false;
+    }
+    return true;
+  };
+  auto smallest = [&](auto Holds) {
+    size_t K = 1;
+    while (K < N && (N % K != 0 || !Holds(K)))
+      ++K;
+    return K;
+  };
+  size_t K = smallest(isPeriod);
+  if (K == N)
+    K = smallest(isChain);
   if (K == N)
     return Out;
   size_t Copies = N / K;
