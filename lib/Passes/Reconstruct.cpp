@@ -166,11 +166,12 @@ std::optional<std::vector<Block>> cutRuns(std::span<const Block> B,
 /// hindexed([1, 1, 2, 1, 1], ...))`, twelve copies of three doubles whose
 /// last touches the next copy's first) are then blocks the planners can
 /// repeat. The typemap's maximal runs merge across the windows too, so the
-/// planners saw neither. Where no stride repeats a chunk, copies at
-/// arbitrary translations do (`hindexed([3, 2], [...], contiguous(2,
-/// hindexed([2, 2], [-47, 10], X)))`: the two inner copies touch, and so
-/// do the outer ones, three back to back). At most MaxGroupings
-/// sequences, smallest d first.
+/// planners saw neither. Copies at arbitrary translations are grouped
+/// too, where no stride repeats a chunk or a smaller chunk than the
+/// stride's (`hindexed([3, 2], [...], contiguous(2, hindexed([2, 2], [-47,
+/// 10], X)))`: the two inner copies touch, and so do the outer ones,
+/// three back to back). At most MaxGroupings sequences per chunk length,
+/// smallest d first.
 std::vector<std::vector<Block>> mergeWithinCopies(std::span<const Block> C,
                                                   size_t MaxGroupings) {
   std::vector<std::vector<Block>> Out;
@@ -210,29 +211,38 @@ std::vector<std::vector<Block>> mergeWithinCopies(std::span<const Block> C,
       ++K;
     return K;
   };
-  size_t K = smallest(isPeriod);
-  if (K == N)
-    K = smallest(isChain);
-  if (K == N)
-    return Out;
-  size_t Copies = N / K;
-  for (size_t D = 1; D < Copies && Out.size() < MaxGroupings; ++D) {
-    if (Copies % D != 0)
-      continue;
-    std::vector<Block> M;
-    M.reserve(N);
-    for (size_t I = 0; I < N; ++I) {
-      const Block &X = C[I];
-      if (I % (D * K) != 0 && !M.empty() && M.back().Basic == X.Basic &&
-          M.back().Offset + M.back().Count * recon::elementSize(X.Basic) ==
-              X.Offset)
-        M.back().Count += X.Count;
-      else
-        M.push_back(X);
+  // Groups of D copies of a chunk of K blocks, their runs merged within
+  // each group.
+  auto Group = [&](size_t K) {
+    size_t Copies = N / K;
+    for (size_t D = 1, Made = 0; D < Copies && Made < MaxGroupings; ++D) {
+      if (Copies % D != 0)
+        continue;
+      std::vector<Block> M;
+      M.reserve(N);
+      for (size_t I = 0; I < N; ++I) {
+        const Block &X = C[I];
+        if (I % (D * K) != 0 && !M.empty() && M.back().Basic == X.Basic &&
+            M.back().Offset + M.back().Count * recon::elementSize(X.Basic) ==
+                X.Offset)
+          M.back().Count += X.Count;
+        else
+          M.push_back(X);
+      }
+      if (M.size() != N) {
+        Out.push_back(std::move(M));
+        ++Made;
+      }
     }
-    if (M.size() != N)
-      Out.push_back(std::move(M));
-  }
+  };
+  // The copies at one stride, and the smaller chunk copied at arbitrary
+  // translations where there is one (copies of a list of copies: the
+  // stride repeats the outer copies, the translations the inner ones).
+  size_t Period = smallest(isPeriod), Chain = smallest(isChain);
+  if (Period < N)
+    Group(Period);
+  if (Chain < Period)
+    Group(Chain);
   return Out;
 }
 

@@ -527,6 +527,11 @@ std::vector<Plan> SegmentDP::solve(bool NeedsPlacement) {
 
   // The table's best, placed if it must be and cannot absorb the offset.
   std::vector<Plan> Candidates{extract(0, N)};
+  auto IsRepetition = [](const Plan &P) {
+    return (P.Kind == PlanKind::Repeat || P.Kind == PlanKind::Contig ||
+            P.Kind == PlanKind::VectorBl) &&
+           !P.Children.empty();
+  };
   if (NeedsPlacement) {
     // Copies at one stride, which must be placed, are also copies at
     // translations, which take the offset: hindexed_block(b, [d0, d1, ...],
@@ -536,14 +541,27 @@ std::vector<Plan> SegmentDP::solve(bool NeedsPlacement) {
     // takes the offset itself (an index list), the chunk at 0 can still
     // be cheaper (contiguous(4, X) against indexed_block(4, [d], X)): the
     // listed copies are offered either way.
-    const Plan &Top = Candidates.front();
-    if ((Top.Kind == PlanKind::Repeat || Top.Kind == PlanKind::VectorBl) &&
-        !Top.Children.empty()) {
-      Plan Listed = Top;
-      Listed.Kind = PlanKind::IndexChunk;
-      Listed.BlockLen = Top.Kind == PlanKind::VectorBl ? Top.BlockLen : 1;
-      Listed.ChunkLen = Top.size() / Top.Reps;
-      Listed.Cost = Top.Cost - VectorCost + indexBlockCost32(Top.Reps);
+    // So is every level of a chain of repetitions below the top: copies
+    // at translations there make the levels above it shiftable too (two
+    // back-to-back copies of a vector 150 bytes apart, the table's
+    // hvector(2, 2, -150, vector(...)), as hindexed_block(2, [d0, d1],
+    // vector(...)) under a vector of such pairs).
+    size_t Depth = 0;
+    for (const Plan *L = &Candidates.front(); IsRepetition(*L);
+         L = &L->Children.front())
+      ++Depth;
+    for (size_t D = 0; D < Depth; ++D) {
+      Plan Listed = Candidates.front();
+      Plan *Level = &Listed;
+      for (size_t K = 0; K < D; ++K)
+        Level = &Level->Children.front();
+      if (Level->Kind == PlanKind::Contig)
+        continue; // back to back: placing it costs what listing does
+      uint64_t Reps = Level->Reps;
+      Level->BlockLen = Level->Kind == PlanKind::VectorBl ? Level->BlockLen : 1;
+      Level->Kind = PlanKind::IndexChunk;
+      Level->ChunkLen = Level->size() / Reps;
+      Listed.Cost = Listed.Cost - VectorCost + indexBlockCost32(Reps);
       Candidates.push_back(std::move(Listed));
     }
   }
@@ -557,11 +575,6 @@ std::vector<Plan> SegmentDP::solve(bool NeedsPlacement) {
     // chain of repetitions: a repetition of a shiftable chunk is
     // shiftable).
     Plan Alt = Candidates.front();
-    auto IsRepetition = [](const Plan &P) {
-      return (P.Kind == PlanKind::Repeat || P.Kind == PlanKind::Contig ||
-              P.Kind == PlanKind::VectorBl) &&
-             !P.Children.empty();
-    };
     Plan *Chain = &Alt;
     while (IsRepetition(*Chain) && IsRepetition(Chain->Children.front()))
       Chain = &Chain->Children.front();
