@@ -570,7 +570,8 @@ const Type *tileCopies(TypeContext &Ctx, const Type *T) {
 }
 
 /// A node whose oldtype (or struct entry) is tiled copies (tile-copies, of
-/// blocks of any length) takes them into its own blocks: hvector(c, b, S,
+/// blocks of any length, or a list of copies of its first entries one
+/// extent of them apart) takes them into its own blocks: hvector(c, b, S,
 /// resized(lb, r * s, hvector(r, k, s, X))) -> hvector(c, b * r, S,
 /// resized(lb, s, contiguous(k, X))), and alike for contiguous, vector,
 /// the indexed kinds and struct entries (merge-contiguous and
@@ -583,9 +584,23 @@ const Type *absorbTiledCopies(TypeContext &Ctx, const Type *T) {
       !isa<IndexedType>(T) && !isa<IndexedBlockType>(T) &&
       !isa<StructType>(T))
     return nullptr;
+  // Copies that tile the oldtype's extent: a resized vector of them, or a
+  // periodic list whose copies sit one extent of its first entries apart
+  // (fold-periodic-list's hvector at that stride is their contiguous).
+  auto TiledCopies = [&](const Type *Op) -> const Type * {
+    if (const Type *C = tiledCopies(Ctx, Op, /*AnyBlockLength=*/true))
+      return C;
+    const Type *Folded = foldPeriodicList(Ctx, Op);
+    auto *F = Folded ? dyn_cast<VectorType>(Folded) : nullptr;
+    if (!F || F->getBlockLength() != 1 || F->getByteStride() <= 0 ||
+        F->getByteStride() != F->getOldType()->extent())
+      return nullptr;
+    const Type *C = value(Ctx.getContiguous(F->getCount(), F->getOldType()));
+    return C && C->hasSameBounds(Op) ? C : nullptr;
+  };
   bool Tiled = false;
   const Type *WithCopies = Ctx.mapOperands(T, [&](const Type *Op) {
-    const Type *Copies = tiledCopies(Ctx, Op, /*AnyBlockLength=*/true);
+    const Type *Copies = TiledCopies(Op);
     Tiled |= Copies != nullptr;
     return Copies ? Copies : Op;
   });
