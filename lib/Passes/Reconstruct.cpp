@@ -133,7 +133,8 @@ std::optional<std::vector<Block>> regroupPairs(std::span<const Block> B,
 /// if no run is longer than G (than 1) or the cut sequence would exceed
 /// MaxBlocks.
 std::optional<std::vector<Block>> cutRuns(std::span<const Block> B,
-                                          size_t MaxBlocks, bool ToElements) {
+                                          size_t MaxBlocks, bool ToElements,
+                                          int64_t OpaqueExtent) {
   int64_t G = 0;
   for (const Block &X : B)
     G = std::gcd(G, X.Count);
@@ -150,7 +151,7 @@ std::optional<std::vector<Block>> cutRuns(std::span<const Block> B,
   std::vector<Block> Out;
   Out.reserve(Cut);
   for (const Block &X : B) {
-    int64_t Step = G * recon::elementSize(X.Basic);
+    int64_t Step = G * recon::elementSize(X.Basic, OpaqueExtent);
     for (int64_t K = 0; K < X.Count / G; ++K)
       Out.push_back({X.Offset + K * Step, G, X.Basic});
   }
@@ -173,7 +174,8 @@ std::optional<std::vector<Block>> cutRuns(std::span<const Block> B,
 /// three back to back). At most MaxGroupings sequences per chunk length,
 /// smallest d first.
 std::vector<std::vector<Block>> mergeWithinCopies(std::span<const Block> C,
-                                                  size_t MaxGroupings) {
+                                                  size_t MaxGroupings,
+                                                  int64_t OpaqueExtent) {
   std::vector<std::vector<Block>> Out;
   size_t N = C.size();
   // Offsets of one typemap, but far apart ones may differ by more than
@@ -223,7 +225,9 @@ std::vector<std::vector<Block>> mergeWithinCopies(std::span<const Block> C,
       for (size_t I = 0; I < N; ++I) {
         const Block &X = C[I];
         if (I % (D * K) != 0 && !M.empty() && M.back().Basic == X.Basic &&
-            M.back().Offset + M.back().Count * recon::elementSize(X.Basic) ==
+            M.back().Offset +
+                    M.back().Count *
+                        recon::elementSize(X.Basic, OpaqueExtent) ==
                 X.Offset)
           M.back().Count += X.Count;
         else
@@ -244,6 +248,38 @@ std::vector<std::vector<Block>> mergeWithinCopies(std::span<const Block> C,
   if (Chain < Period)
     Group(Chain);
   return Out;
+}
+
+/// Sequences, and each cut to a common run length, where the dynamic
+/// program plans it: copies that touch, one run in the typemap, can be
+/// cheaper as copies. Pairs too: copies of an indexed list of
+/// MPI_SHORT_INT join their pairs, as copies of one of MPI_INT join their
+/// ints; and copies of an element (OpaqueExtent its extent) whose runs
+/// join across copies. A cut merged again within copies can come back as
+/// the sequence it was cut from, or as another cut's merge: each sequence
+/// is planned once.
+void addCutsAndMerges(std::vector<std::vector<Block>> &Sequences,
+                      const ReconstructOptions &Options,
+                      int64_t OpaqueExtent) {
+  auto Add = [&Sequences](std::vector<Block> &&S) {
+    if (std::find(Sequences.begin(), Sequences.end(), S) == Sequences.end())
+      Sequences.push_back(std::move(S));
+  };
+  for (size_t I = 0, E = Sequences.size(); I < E; ++I) {
+    if (Sequences[I].size() > Options.DPBlocks)
+      continue;
+    for (bool ToElements : {false, true}) {
+      std::optional<std::vector<Block>> C = cutRuns(
+          Sequences[I],
+          ToElements ? Options.ElementCutBlocks : Options.DPBlocks, ToElements,
+          OpaqueExtent);
+      if (!C)
+        continue;
+      for (std::vector<Block> &M : mergeWithinCopies(*C, 4, OpaqueExtent))
+        Add(std::move(M));
+      Add(std::move(*C));
+    }
+  }
 }
 
 Error overflow() { return makeError("displacement overflows 64 bits"); }
@@ -601,30 +637,7 @@ const Type *Reconstructor::rebuild(const Type *T, uint64_t Count,
       Sequences.push_back(std::move(*R));
   }
   Sequences.insert(Sequences.begin(), std::move(*Blocks));
-  // And each cut to a common run length, where the dynamic program plans
-  // it: copies that touch, one run in the typemap, can be cheaper as
-  // copies. Pairs too: copies of an indexed list of MPI_SHORT_INT join
-  // their pairs, as copies of one of MPI_INT join their ints. A cut merged
-  // again within copies can come back as the sequence it was cut from, or
-  // as another cut's merge: each sequence is planned once.
-  auto Add = [&Sequences](std::vector<Block> &&S) {
-    if (std::find(Sequences.begin(), Sequences.end(), S) == Sequences.end())
-      Sequences.push_back(std::move(S));
-  };
-  for (size_t I = 0, E = Sequences.size(); I < E; ++I) {
-    if (Sequences[I].size() > Options.DPBlocks)
-      continue;
-    for (bool ToElements : {false, true}) {
-      std::optional<std::vector<Block>> C = cutRuns(
-          Sequences[I],
-          ToElements ? Options.ElementCutBlocks : Options.DPBlocks, ToElements);
-      if (!C)
-        continue;
-      for (std::vector<Block> &M : mergeWithinCopies(*C, 4))
-        Add(std::move(M));
-      Add(std::move(*C));
-    }
-  }
+  addCutsAndMerges(Sequences, Options, /*OpaqueExtent=*/0);
   recon::PlannerLimits Limits{Options.DPBlocks, Options.StructWindow};
   // reconstruct() keeps T unless the rebuilt tree is at least as cheap. A
   // built tree's total cost is its description size (not below its plan's
@@ -708,9 +721,15 @@ const Type *Reconstructor::rebuildFromElement(const Type *T, const Type *E,
   const Type *Leaf = reconstruct(E);
   recon::PlannerLimits Limits{Options.DPBlocks, Options.StructWindow,
                               E->extent()};
+  // Copies of E whose runs join across copies of a node above, cut and
+  // merged again within copies, as rebuild() does for basic blocks.
+  std::vector<std::vector<Block>> Sequences{
+      std::vector<Block>(Seq.begin(), Seq.end())};
+  addCutsAndMerges(Sequences, Options, E->extent());
   const Type *Best = nullptr;
-  buildBest(Ctx, Canon, Seq, Leaf, recon::planBlocks(Seq, Limits), T,
-            /*KeepBounds=*/true, Best);
+  for (const std::vector<Block> &S : Sequences)
+    buildBest(Ctx, Canon, S, Leaf, recon::planBlocks(S, Limits), T,
+              /*KeepBounds=*/true, Best);
   return Best;
 }
 

@@ -160,8 +160,8 @@ TEST(UniquenessTest, EquivalentDescriptionsHaveOneNormalForm) {
     std::printf("  %s: %u\n", Class.c_str(), Count);
   std::printf("layout keys: %u descriptions, all equal to their type's\n",
               KeysCompared);
-  // The share of flattened lists that lose the given tree's form (0.20% at
-  // 10,000 types, 0.25% at the 2,000 of check; docs/normalization.md), and
+  // The share of flattened lists that lose the given tree's form (0.07% at
+  // 10,000 types, 0.12% at the 2,000 of check; docs/normalization.md), and
   // of those no known class explains: plain misses of the planners, which
   // are bugs to find (none at 10,000).
   EXPECT_LT(Differ[Rewriting::FlattenLevel] * 1000,
