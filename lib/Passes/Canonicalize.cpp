@@ -128,6 +128,42 @@ const Type *absorbContiguousEntries(TypeContext &Ctx, const StructType *S) {
   return value(Ctx.getStruct(Lengths, toVector(S->getDisplacements()), Types));
 }
 
+/// Struct entries (b, (h)indexed_block(k, [d], X)), b > 1 -> (1,
+/// (h)indexed_block(b*k, [d], X)): a list of one block is k copies of X
+/// placed at d, and b copies of it one extent apart are one block of b*k
+/// copies at d. The same cost, and one spelling whichever count the
+/// description put in the entry and which in the list (the planners
+/// build either, by where they cut a struct's pieces).
+const Type *entryCopiesInList(TypeContext &Ctx, const Type *T) {
+  auto *S = dyn_cast<StructType>(T);
+  if (!S)
+    return nullptr;
+  std::vector<int64_t> Lengths = toVector(S->getBlockLengths());
+  std::vector<const Type *> Types(S->getTypes().begin(), S->getTypes().end());
+  bool Changed = false;
+  for (size_t I = 0; I < Types.size(); ++I) {
+    const Type *L = Types[I];
+    if (Lengths[I] < 2 || !isa<IndexedBlockType>(L) || L->getListLength() != 1)
+      continue;
+    const Type *X = L->getOldType();
+    std::optional<int64_t> Copies = checkedMul(Lengths[I], L->getScalar(0));
+    std::optional<int64_t> Span = checkedMul(L->getScalar(0), X->extent());
+    if (!Copies || !Span || X->extent() <= 0 || *Span != L->extent())
+      continue;
+    std::vector<int64_t> Ints = toVector(L->getInts());
+    Ints[0] = *Copies;
+    const Type *Longer = value(Ctx.get(L->getKind(), std::move(Ints), {X}));
+    if (!Longer)
+      continue;
+    Lengths[I] = 1;
+    Types[I] = Longer;
+    Changed = true;
+  }
+  if (!Changed)
+    return nullptr;
+  return value(Ctx.getStruct(Lengths, toVector(S->getDisplacements()), Types));
+}
+
 /// A dense contiguous oldtype is absorbed into the block lengths:
 /// vector(c, b, s, contiguous(k, T)) -> vector(c, b*k, s*k, T), and alike
 /// for hvector, the indexed kinds (displacements in elements scale too)
