@@ -137,7 +137,7 @@ std::vector<const Type *> findElements(const Type *T) {
 
 std::optional<std::vector<Block>>
 elementBlocks(const Type *T, const Type *E, CopyRuns Runs, size_t MaxBlocks) {
-  if (E->extent() <= 0 || E->size() == 0 || MaxBlocks == 0)
+  if (E->extent() < 0 || E->size() == 0 || MaxBlocks == 0)
     return std::nullopt;
   CopyWalker W(E, Runs, MaxBlocks);
   if (!W.walk(T, 0, /*Top=*/true))

@@ -47,9 +47,10 @@ enum class CopyRuns : uint8_t {
 };
 
 /// T's typemap as copies of E, in typemap order, as blocks of
-/// OpaqueElement (Count in copies). Nothing if T is not a sequence of
-/// copies of E, E's extent is not positive, or the blocks would number
-/// more than MaxBlocks (or the copies 64 times that).
+/// OpaqueElement (Count in copies; copies of an E of extent 0 that sit at
+/// one place are one block). Nothing if T is not a sequence of copies of
+/// E, E's extent is negative, or the blocks would number more than
+/// MaxBlocks (or the copies 64 times that).
 std::optional<std::vector<Block>>
 elementBlocks(const Type *T, const Type *E, CopyRuns Runs, size_t MaxBlocks);
 

@@ -342,7 +342,8 @@ Expected<std::vector<int64_t>> PlanBuilder::displacements(size_t Origin,
 
 /// Element units when every displacement is a whole number of elements.
 bool toElements(std::vector<int64_t> &D, int64_t Size) {
-  if (!std::all_of(D.begin(), D.end(),
+  // Over an element of extent 0 every element displacement is 0 bytes.
+  if (Size == 0 || !std::all_of(D.begin(), D.end(),
                    [&](int64_t X) { return X % Size == 0; }))
     return false;
   for (int64_t &X : D)
@@ -397,7 +398,7 @@ Expected<const Type *> PlanBuilder::build(const Plan &P, int64_t Shift) {
   case PlanKind::Single:
     if (Shift != 0) {
       int64_t D[] = {Shift};
-      if (Shift % Size == 0) {
+      if (Size != 0 && Shift % Size == 0) {
         D[0] /= Size;
         return Ctx.getIndexedBlock(First.Count, D, basic(P.Begin));
       }
@@ -408,7 +409,7 @@ Expected<const Type *> PlanBuilder::build(const Plan &P, int64_t Shift) {
     return Ctx.getContiguous(First.Count, basic(P.Begin));
 
   case PlanKind::Arith:
-    return place(P.Stride % Size == 0
+    return place(Size != 0 && P.Stride % Size == 0
                      ? Ctx.getVector(int64_t(P.Reps), First.Count,
                                      P.Stride / Size, basic(P.Begin))
                      : Ctx.getHVector(int64_t(P.Reps), First.Count, P.Stride,

@@ -160,7 +160,7 @@ TEST(UniquenessTest, EquivalentDescriptionsHaveOneNormalForm) {
     std::printf("  %s: %u\n", Class.c_str(), Count);
   std::printf("layout keys: %u descriptions, all equal to their type's\n",
               KeysCompared);
-  // The share of flattened lists that lose the given tree's form (0.05% at
+  // The share of flattened lists that lose the given tree's form (0.02% at
   // 10,000 types, none at the 2,000 of check; docs/normalization.md) is
   // held under 0.1%, and of those no known class explains: plain misses of
   // the planners, which are bugs to find (none at 10,000).
