@@ -747,6 +747,37 @@ const Type *Reconstructor::rebuildOperands(const Type *T) {
   return Ctx.mapOperands(T, [this](const Type *Op) { return reconstruct(Op); });
 }
 
+const Type *Reconstructor::listNestedRuns(const Type *T) {
+  if (isa<PredefinedType>(T) || T->getOperands().empty())
+    return T;
+  const Type *Old = T->getOperands().front();
+  bool ListOfLists = (isa<IndexedType>(T) || isa<IndexedBlockType>(T) ||
+                      isa<VectorType>(T) || isa<ContiguousType>(T)) &&
+                     !isa<PredefinedType>(Old);
+  if (ListOfLists) {
+    std::optional<std::vector<Block>> Runs =
+        flatten(T, 1, Options.ElementBlocks);
+    if (Runs && !Runs->empty() &&
+        std::all_of(Runs->begin(), Runs->end(), [&](const Block &B) {
+          return B.Basic == Runs->front().Basic;
+        })) {
+      std::vector<int64_t> Counts, Offsets;
+      for (const Block &B : *Runs) {
+        Counts.push_back(B.Count);
+        Offsets.push_back(B.Offset);
+      }
+      Expected<const Type *> List = Ctx.getHIndexed(
+          Counts, Offsets, Ctx.getPredefined(Runs->front().Basic));
+      if (List && !(*List)->hasSameBounds(T))
+        List = Ctx.getResized(T->lb(), T->extent(), *List);
+      if (List)
+        return *List;
+      (void)List.takeError();
+    }
+  }
+  return Ctx.mapOperands(T, [this](const Type *Op) { return listNestedRuns(Op); });
+}
+
 const Type *Reconstructor::reconstruct(const Type *T) {
   if (auto It = Memo.find(T); It != Memo.end())
     return It->second;
@@ -780,10 +811,20 @@ const Type *Reconstructor::reconstruct(const Type *T) {
         R = O;
     const Type *Typemap = R;
     R = improveByElements(T, R, R, Seen);
-    if (Short && hasSeveralMembers(T) && T != R)
+    if (Short && hasSeveralMembers(T) && T != R) {
       if (const Type *O = OperandsOfGiven();
           O->isCheaperThan(Typemap) && O->precedes(R))
         R = O;
+      // A member copied many times is best with the fewest pieces, its
+      // nested lists as their runs (one per run, however often copied),
+      // which its normal form alone, judged once, need not have: the
+      // given struct with them listed, as a flattened description of it
+      // already is.
+      if (const Type *L = listNestedRuns(T); L != T)
+        if (const Type *O = Canon.canonicalize(L);
+            O->isCheaperThan(Typemap) && O->precedes(R))
+          R = O;
+    }
   }
   // The planners are exact only within their budgets and their candidate
   // families (docs/normalization.md): never hand back something costlier.
