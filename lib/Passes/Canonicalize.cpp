@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 namespace ddtc {
 
@@ -103,29 +104,47 @@ const Type *mergeContiguous(TypeContext &Ctx, const Type *T) {
   return N ? value(Ctx.getContiguous(*N, Inner->getOldType())) : nullptr;
 }
 
+/// A struct entry, its block length and type.
+struct Entry {
+  int64_t Length;
+  const Type *T;
+};
+
+/// S with each entry Rewrite gives a replacement for replaced (the same
+/// copies at the same places, so the struct keeps its displacements); null
+/// if Rewrite replaces none.
+template <typename RewriteEntry>
+const Type *rewriteEntries(TypeContext &Ctx, const StructType *S,
+                           RewriteEntry Rewrite) {
+  std::vector<int64_t> Lengths = toVector(S->getBlockLengths());
+  std::vector<const Type *> Types(S->getTypes().begin(), S->getTypes().end());
+  bool Changed = false;
+  for (size_t I = 0; I < Types.size(); ++I)
+    if (std::optional<Entry> E = Rewrite(Entry{Lengths[I], Types[I]})) {
+      Lengths[I] = E->Length;
+      Types[I] = E->T;
+      Changed = true;
+    }
+  if (!Changed)
+    return nullptr;
+  return value(Ctx.getStruct(Lengths, toVector(S->getDisplacements()), Types));
+}
+
 /// Struct entries (b, contiguous(k, T)) of a dense contiguous ->
 /// (b*k, T): the same copies at the same places, and MPI pads the struct's
 /// extent by the alignment of the basic types, which are the same.
 const Type *absorbContiguousEntries(TypeContext &Ctx, const StructType *S) {
-  std::vector<int64_t> Lengths = toVector(S->getBlockLengths());
-  std::vector<const Type *> Types(S->getTypes().begin(), S->getTypes().end());
-  bool Changed = false;
-  for (size_t I = 0; I < Types.size(); ++I) {
-    auto *C = dyn_cast<ContiguousType>(Types[I]);
+  return rewriteEntries(Ctx, S, [](Entry E) -> std::optional<Entry> {
+    auto *C = dyn_cast<ContiguousType>(E.T);
     if (!C)
-      continue;
+      return std::nullopt;
     std::optional<int64_t> Span =
         checkedMul(C->getCount(), C->getOldType()->extent());
-    std::optional<int64_t> Length = checkedMul(Lengths[I], C->getCount());
+    std::optional<int64_t> Length = checkedMul(E.Length, C->getCount());
     if (!Span || *Span != C->extent() || !Length)
-      continue;
-    Lengths[I] = *Length;
-    Types[I] = C->getOldType();
-    Changed = true;
-  }
-  if (!Changed)
-    return nullptr;
-  return value(Ctx.getStruct(Lengths, toVector(S->getDisplacements()), Types));
+      return std::nullopt;
+    return Entry{*Length, C->getOldType()};
+  });
 }
 
 /// Struct entries (b, (h)indexed_block(k, [d], X)), b > 1 -> (1,
@@ -138,30 +157,22 @@ const Type *entryCopiesInList(TypeContext &Ctx, const Type *T) {
   auto *S = dyn_cast<StructType>(T);
   if (!S)
     return nullptr;
-  std::vector<int64_t> Lengths = toVector(S->getBlockLengths());
-  std::vector<const Type *> Types(S->getTypes().begin(), S->getTypes().end());
-  bool Changed = false;
-  for (size_t I = 0; I < Types.size(); ++I) {
-    const Type *L = Types[I];
-    if (Lengths[I] < 2 || !isa<IndexedBlockType>(L) || L->getListLength() != 1)
-      continue;
+  return rewriteEntries(Ctx, S, [&](Entry E) -> std::optional<Entry> {
+    const Type *L = E.T;
+    if (E.Length < 2 || !isa<IndexedBlockType>(L) || L->getListLength() != 1)
+      return std::nullopt;
     const Type *X = L->getOldType();
-    std::optional<int64_t> Copies = checkedMul(Lengths[I], L->getScalar(0));
+    std::optional<int64_t> Copies = checkedMul(E.Length, L->getScalar(0));
     std::optional<int64_t> Span = checkedMul(L->getScalar(0), X->extent());
     if (!Copies || !Span || X->extent() <= 0 || *Span != L->extent())
-      continue;
+      return std::nullopt;
     std::vector<int64_t> Ints = toVector(L->getInts());
-    Ints[0] = *Copies;
+    Ints[0] = *Copies; // the blocklength, the kind's one scalar
     const Type *Longer = value(Ctx.get(L->getKind(), std::move(Ints), {X}));
     if (!Longer)
-      continue;
-    Lengths[I] = 1;
-    Types[I] = Longer;
-    Changed = true;
-  }
-  if (!Changed)
-    return nullptr;
-  return value(Ctx.getStruct(Lengths, toVector(S->getDisplacements()), Types));
+      return std::nullopt;
+    return Entry{1, Longer};
+  });
 }
 
 /// A dense contiguous oldtype is absorbed into the block lengths:
