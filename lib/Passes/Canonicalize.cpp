@@ -597,8 +597,7 @@ const Type *tiledCopies(TypeContext &Ctx, const Type *T, bool AnyBlockLength) {
   auto *R = dyn_cast<ResizedType>(T);
   auto *V = R ? dyn_cast<VectorType>(R->getOldType()) : nullptr;
   if (!V || V->getCount() < 2 ||
-      (V->getBlockLength() != 1 && !AnyBlockLength) ||
-      V->getBlockLength() < 1)
+      (V->getBlockLength() != 1 && !AnyBlockLength) || V->getBlockLength() < 1)
     return nullptr;
   int64_t S = V->getByteStride();
   std::optional<int64_t> Whole = checkedMul(S, V->getCount());
@@ -627,9 +626,8 @@ const Type *tileCopies(TypeContext &Ctx, const Type *T) {
 /// and the description that names it (a contiguous of the element) keeps
 /// a different normal form.
 const Type *absorbTiledCopies(TypeContext &Ctx, const Type *T) {
-  if (!isa<ContiguousType>(T) && !isa<VectorType>(T) &&
-      !isa<IndexedType>(T) && !isa<IndexedBlockType>(T) &&
-      !isa<StructType>(T))
+  if (!isa<ContiguousType>(T) && !isa<VectorType>(T) && !isa<IndexedType>(T) &&
+      !isa<IndexedBlockType>(T) && !isa<StructType>(T))
     return nullptr;
   // Copies that tile the oldtype's extent: a resized vector of them, or a
   // periodic list whose copies sit one extent of its first entries apart
@@ -653,8 +651,9 @@ const Type *absorbTiledCopies(TypeContext &Ctx, const Type *T) {
   });
   if (!Tiled || !WithCopies)
     return nullptr;
-  return isa<ContiguousType>(WithCopies) ? mergeContiguous(Ctx, WithCopies)
-                                         : absorbContiguousChild(Ctx, WithCopies);
+  return isa<ContiguousType>(WithCopies)
+             ? mergeContiguous(Ctx, WithCopies)
+             : absorbContiguousChild(Ctx, WithCopies);
 }
 
 /// vector(c2, 1, S, vector(c1, b, s, T)) where the outer stride S is c1

@@ -225,9 +225,8 @@ std::vector<std::vector<Block>> mergeWithinCopies(std::span<const Block> C,
       for (size_t I = 0; I < N; ++I) {
         const Block &X = C[I];
         if (I % (D * K) != 0 && !M.empty() && M.back().Basic == X.Basic &&
-            M.back().Offset +
-                    M.back().Count *
-                        recon::elementSize(X.Basic, OpaqueExtent) ==
+            M.back().Offset + M.back().Count *
+                                  recon::elementSize(X.Basic, OpaqueExtent) ==
                 X.Offset)
           M.back().Count += X.Count;
         else
@@ -259,8 +258,7 @@ std::vector<std::vector<Block>> mergeWithinCopies(std::span<const Block> C,
 /// the sequence it was cut from, or as another cut's merge: each sequence
 /// is planned once.
 void addCutsAndMerges(std::vector<std::vector<Block>> &Sequences,
-                      const ReconstructOptions &Options,
-                      int64_t OpaqueExtent) {
+                      const ReconstructOptions &Options, int64_t OpaqueExtent) {
   auto Add = [&Sequences](std::vector<Block> &&S) {
     if (std::find(Sequences.begin(), Sequences.end(), S) == Sequences.end())
       Sequences.push_back(std::move(S));
@@ -269,10 +267,10 @@ void addCutsAndMerges(std::vector<std::vector<Block>> &Sequences,
     if (Sequences[I].size() > Options.DPBlocks)
       continue;
     for (bool ToElements : {false, true}) {
-      std::optional<std::vector<Block>> C = cutRuns(
-          Sequences[I],
-          ToElements ? Options.ElementCutBlocks : Options.DPBlocks, ToElements,
-          OpaqueExtent);
+      std::optional<std::vector<Block>> C =
+          cutRuns(Sequences[I],
+                  ToElements ? Options.ElementCutBlocks : Options.DPBlocks,
+                  ToElements, OpaqueExtent);
       if (!C)
         continue;
       for (std::vector<Block> &M : mergeWithinCopies(*C, 4, OpaqueExtent))
@@ -344,7 +342,7 @@ Expected<std::vector<int64_t>> PlanBuilder::displacements(size_t Origin,
 bool toElements(std::vector<int64_t> &D, int64_t Size) {
   // Over an element of extent 0 every element displacement is 0 bytes.
   if (Size == 0 || !std::all_of(D.begin(), D.end(),
-                   [&](int64_t X) { return X % Size == 0; }))
+                                [&](int64_t X) { return X % Size == 0; }))
     return false;
   for (int64_t &X : D)
     X /= Size;
@@ -775,7 +773,8 @@ const Type *Reconstructor::listNestedRuns(const Type *T) {
       (void)List.takeError();
     }
   }
-  return Ctx.mapOperands(T, [this](const Type *Op) { return listNestedRuns(Op); });
+  return Ctx.mapOperands(T,
+                         [this](const Type *Op) { return listNestedRuns(Op); });
 }
 
 const Type *Reconstructor::reconstruct(const Type *T) {

@@ -139,7 +139,8 @@ std::string report() {
                                     std::to_string(R.TypedAbove)
                               : std::string("off")) +
        ", \"max_buffer\": " + std::to_string(BufferPool::get().maxBytes()) +
-       ", \"forms\": " + jsonQuote(R.Bindings.sendFormsEnabled() ? "sends" : "off") + "},\n";
+       ", \"forms\": " +
+       jsonQuote(R.Bindings.sendFormsEnabled() ? "sends" : "off") + "},\n";
   J +=
       "  \"pending_at_finalize\": " + std::to_string(R.Requests.size()) + ",\n";
   J += "  \"buffers_outstanding\": " +

@@ -5,7 +5,6 @@
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/Passes/Normalizer.h"
 
-
 namespace ddtc {
 
 bool wantsSendForm(const Type *T) {

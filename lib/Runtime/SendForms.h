@@ -5,11 +5,11 @@
 // descriptions make that slow: a count-1 struct of long index lists is sent
 // block by block nearly whole (docs/mpi-forms.md, "Uses: forms for sends").
 // DDTC_RT_FORMS=sends (docs/runtime.md) builds, at its first point-to-point
-// call, the MPI-facing form for sends of such a type -- the same typemap and bounds, chosen by
-// the engine model -- and hands it to MPI in the point-to-point calls the
-// runtime passes through. Only those: MPI_Pack and the collectives (which
-// may pack whole) get the type as the program built it, so no use is
-// slower than the model allows.
+// call, the MPI-facing form for sends of such a type -- the same typemap and
+// bounds, chosen by the engine model -- and hands it to MPI in the
+// point-to-point calls the runtime passes through. Only those: MPI_Pack and the
+// collectives (which may pack whole) get the type as the program built it, so
+// no use is slower than the model allows.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DDTC_LIB_RUNTIME_SENDFORMS_H
@@ -51,7 +51,6 @@ struct SendForm {
 /// fails.
 SendForm buildSendForm(TypeContext &Ctx, const Type *T,
                        const std::vector<MPI_Datatype> &Predefined);
-
 
 } // namespace ddtc
 

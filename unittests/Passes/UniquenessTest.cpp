@@ -123,8 +123,8 @@ TEST(UniquenessTest, EquivalentDescriptionsHaveOneNormalForm) {
                     << classify(T) << ")\n  given:     " << printType(T)
                     << "\n  rewritten: " << printType(E)
                     << "\n  normal:    " << printType(F)
-                    << "\n  other:     " << printType(G) << "\n  costs:     "
-                    << F->getLayout().totalCost() << ", "
+                    << "\n  other:     " << printType(G)
+                    << "\n  costs:     " << F->getLayout().totalCost() << ", "
                     << G->getLayout().totalCost();
     }
   }
