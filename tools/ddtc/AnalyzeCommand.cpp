@@ -245,16 +245,17 @@ measureForms(Module &M, const std::vector<Assessment> &All,
     K += Form;
     return K;
   };
-  // Types with another form to time, unless its choice was for sends alone.
-  auto Timed = [&](size_t I) {
+  // Types with another form than the given one, timed unless its choice
+  // was for sends alone.
+  auto HasOther = [&](size_t I) {
     const Type *Given = M.types()[I].T;
-    return (All[I].Form != Given || All[I].Normal != Given) &&
-           !All[I].SendsOnly;
+    return All[I].Form != Given || All[I].Normal != Given;
   };
+  auto Timed = [&](size_t I) { return HasOther(I) && !All[I].SendsOnly; };
   for (size_t I = 0; I < All.size(); ++I) {
     const Type *Given = M.types()[I].T;
     const Assessment &A = All[I];
-    if (A.SendsOnly && (A.Form != Given || A.Normal != Given))
+    if (A.SendsOnly && HasOther(I))
       Out[I].Skipped = "the program only sends it point to point, and "
                        "--measure times MPI_Pack (bench/mpi-forms-sends.sh "
                        "times sends)";

@@ -91,9 +91,11 @@ private:
   /// if KeepBounds and the planners proved that no plan can beat it.
   const Type *rebuild(const Type *T, uint64_t Count, bool KeepBounds);
   const Type *rebuildOperands(const Type *T);
-  /// T with every list of lists below it (a list whose typemap is of one
-  /// basic type, over a derived oldtype) written as the list of its
-  /// maximal runs, bounds kept; T if there is none.
+  /// T with every list of lists below it -- an index list, vector or
+  /// contiguous over a derived oldtype, whose typemap is of one basic type
+  /// in at most ElementBlocks runs (the bound on sequences planned again)
+  /// -- written as the hindexed of its maximal runs, bounds kept; T if
+  /// there is none.
   const Type *listNestedRuns(const Type *T);
   /// The cheapest tree of T's typemap as Seq, a sequence of copies of E
   /// (lib/Passes/ElementSequence.h), canonicalized; null if none was built.
