@@ -10,7 +10,7 @@ void PendingRequests::add(MPI_Request R, Pending P) {
   std::lock_guard<std::mutex> G(Lock);
   P.Serial = NextSerial++;
   Table.emplace(R, Entry{std::move(P)});
-  Size.store(Table.size() + Orphans.size(), std::memory_order_relaxed);
+  noteSizes();
 }
 
 std::optional<Pending> PendingRequests::claim(MPI_Request R) {
@@ -62,7 +62,7 @@ bool PendingRequests::take(MPI_Request R, uint64_t Serial) {
   for (auto It = First; It != Last; ++It)
     if (It->second.P.Serial == Serial) {
       Table.erase(It);
-      Size.store(Table.size() + Orphans.size(), std::memory_order_relaxed);
+      noteSizes();
       return true;
     }
   return false;
@@ -83,7 +83,7 @@ void PendingRequests::orphan(MPI_Request R, Pending P) {
   if (!take(R, P.Serial))
     return;
   Orphans.emplace_back(R, std::move(P));
-  Size.store(Table.size() + Orphans.size(), std::memory_order_relaxed);
+  noteSizes();
 }
 
 void PendingRequests::settleOrphans(bool Wait) {
@@ -106,7 +106,7 @@ void PendingRequests::settleOrphans(bool Wait) {
       Orphans[I] = std::move(Orphans.back());
       Orphans.pop_back();
     }
-    Size.store(Table.size() + Orphans.size(), std::memory_order_relaxed);
+    noteSizes();
   }
   for (const auto &[P, Status] : Done)
     complete(P, Status, MPI_SUCCESS);

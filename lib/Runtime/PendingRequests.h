@@ -72,9 +72,10 @@ public:
   /// Tests the orphans and finishes those that completed (Wait: waits for
   /// every one, at MPI_Finalize).
   void settleOrphans(bool Wait);
+  /// Read without the lock, as empty(): every non-blocking call asks, and
+  /// an orphan seen one call late is settled at the next.
   bool hasOrphans() const {
-    std::lock_guard<std::mutex> G(Lock);
-    return !Orphans.empty();
+    return OrphanCount.load(std::memory_order_relaxed) != 0;
   }
 
 private:
@@ -87,11 +88,17 @@ private:
   Entry *lookup(MPI_Request R, uint64_t Serial);
   /// Removes the entry of R with Serial; false if it is gone. Lock held.
   bool take(MPI_Request R, uint64_t Serial);
+  /// Publishes the sizes the lock-free checks read. Lock held.
+  void noteSizes() {
+    Size.store(Table.size() + Orphans.size(), std::memory_order_relaxed);
+    OrphanCount.store(Orphans.size(), std::memory_order_relaxed);
+  }
 
   mutable std::mutex Lock;
   std::unordered_multimap<MPI_Request, Entry> Table;
   std::vector<std::pair<MPI_Request, Pending>> Orphans;
   std::atomic<size_t> Size{0};
+  std::atomic<size_t> OrphanCount{0};
   uint64_t NextSerial = 1;
 };
 

@@ -214,6 +214,7 @@ void BindingTable::bind(MPI_Datatype H,
       ++Known->Stats->Commits;
       std::unique_lock<std::shared_mutex> G(Lock);
       Live[H] = std::move(Known);
+      Generation.fetch_add(1, std::memory_order_release);
       return;
     }
   auto B = std::make_shared<Binding>();
@@ -288,6 +289,7 @@ void BindingTable::bind(MPI_Datatype H,
   ++S->Commits;
   B->Stats = S;
   Live[H] = B;
+  Generation.fetch_add(1, std::memory_order_release);
   G.unlock();
   if (HaveWords)
     remember(GivenName, Words, Gen, std::move(B));
@@ -308,6 +310,15 @@ MPI_Datatype BindingTable::buildSendFormOnce(Binding &B) {
     }
   });
   return B.SendForm;
+}
+
+BindingRef BindingTable::lookupSlow(MPI_Datatype H, LookupSlot &S) const {
+  std::shared_lock<std::shared_mutex> G(Lock);
+  auto It = Live.find(H);
+  // Read under the lock, the generation is the one of the Live just read.
+  S = {this, H, Generation.load(std::memory_order_relaxed),
+       It == Live.end() ? nullptr : It->second};
+  return S.B;
 }
 
 void BindingTable::releaseSendForms() {

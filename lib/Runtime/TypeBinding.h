@@ -178,13 +178,20 @@ public:
   void release(MPI_Datatype H) {
     std::unique_lock<std::shared_mutex> G(Lock);
     Live.erase(H);
+    Generation.fetch_add(1, std::memory_order_release);
   }
   /// The binding of a committed derived type; null for predefined types
-  /// and handles the runtime did not see committed.
+  /// and handles the runtime did not see committed. Every communication
+  /// call asks, so the answer comes from the calling thread's cache while
+  /// no type was committed or freed since (Generation): the shared lock, the
+  /// hash's division and the reference counts cost more than MPI's own
+  /// work for a small message (docs/performance.md, "Per-call overhead").
   BindingRef lookup(MPI_Datatype H) const {
-    std::shared_lock<std::shared_mutex> G(Lock);
-    auto It = Live.find(H);
-    return It == Live.end() ? nullptr : It->second;
+    LookupSlot &S = lookupSlot(H);
+    if (S.Table == this && S.Handle == H &&
+        S.Generation == Generation.load(std::memory_order_acquire))
+      return S.B;
+    return lookupSlow(H, S);
   }
   /// The statistics of every type committed so far, in commit order.
   std::vector<const TypeStats *> stats() const;
@@ -207,10 +214,34 @@ private:
                 uint64_t Gen, BindingRef B);
   MPI_Datatype buildSendFormOnce(Binding &B);
 
+  /// One entry of a thread's lookup cache: H's binding (null: none) as the
+  /// table had it at Generation. The slot's reference keeps a binding
+  /// alive until the slot is reused, as a call in flight does.
+  struct LookupSlot {
+    const BindingTable *Table = nullptr;
+    MPI_Datatype Handle = MPI_DATATYPE_NULL;
+    uint64_t Generation = 0;
+    BindingRef B;
+  };
+  /// The calling thread's slot for H: a few, so that a program alternating
+  /// between its types and predefined ones (a halo's faces, a reply in
+  /// MPI_INT) finds each.
+  static LookupSlot &lookupSlot(MPI_Datatype H) {
+    thread_local LookupSlot Cache[8];
+    // Handles are integers (MPICH) or pointers (Open MPI); a
+    // multiplicative hash takes its slot from all their bits.
+    uint64_t Bits = std::hash<MPI_Datatype>{}(H);
+    return Cache[(Bits * 0x9E3779B97F4A7C15ull) >> 61];
+  }
+  BindingRef lookupSlow(MPI_Datatype H, LookupSlot &S) const;
+
   bool SendForms = false;
   std::vector<MPI_Datatype> Predefined; ///< for building forms
   mutable std::shared_mutex Lock;
   std::unordered_map<MPI_Datatype, BindingRef> Live;
+  /// Changed, under Lock, with every change of Live: what the lookup
+  /// caches are checked against.
+  std::atomic<uint64_t> Generation{1};
   std::vector<std::unique_ptr<TypeStats>> Stats;
   std::unordered_map<std::string, TypeStats *> StatsByName;
   /// Keys by the fingerprint of the decoded type: a program that commits
