@@ -6,6 +6,18 @@ ways in rotating order (bench/rt-settings.sh, bench/rt-forms.sh).
 Reads OUT_DIR/WAY-I.csv (bench/RtPingPong.cpp's output), prints per type the
 median over iterations of each way's round trip and the speedups over the
 first way, then their geometric means.
+
+Then the same by the launch's mode. This VM runs a whole launch in a fast or
+a slow mode (docs/performance.md, "Forms for sends"): 1.5-3x on every
+message, plain or not. Rotation spreads the modes over the ways, but with
+few iterations one way can get more slow launches than another, and its
+medians then compare modes, not ways. Each launch's mode is read from its
+contiguous references (the MPI_BYTE message of each type's size, which every
+way sends the same): the geometric mean over types of its reference time
+over that type's median reference. A launch is slow if that index exceeds
+1.4 times the lower quartile of all launches' indices. Per mode with at
+least 3 launches of every way, the geometric means of the speedups are
+printed again; the first table's are trustworthy only where those agree.
 """
 import csv
 import glob
@@ -14,11 +26,17 @@ import statistics
 import sys
 
 out, ways = sys.argv[1], sys.argv[2:]
+# launches[w]: one {type: (type_median, ref_median)} per launch of way w.
+launches = {w: [] for w in ways}
+for w in ways:
+    for f in sorted(glob.glob(f"{out}/{w}-*.csv")):
+        launches[w].append({row["name"]: (float(row["type_median"]), float(row["ref_median"]))
+                            for row in csv.DictReader(open(f))})
 times = {w: {} for w in ways}
 for w in ways:
-    for f in glob.glob(f"{out}/{w}-*.csv"):
-        for row in csv.DictReader(open(f)):
-            times[w].setdefault(row["name"], []).append(float(row["type_median"]))
+    for launch in launches[w]:
+        for t, (typed, _) in launch.items():
+            times[w].setdefault(t, []).append(typed)
 base, others = ways[0], ways[1:]
 print("\n| type | " + " | ".join(f"{w} us" for w in ways) + " | " +
       " | ".join(f"speedup, {w}" for w in others) + " |")
@@ -33,3 +51,35 @@ for t in sorted(times[base]):
 for w in others:
     print(f"\ngeometric mean of the speedups, {w}: "
           f"{math.exp(sum(logs[w]) / len(logs[w])):.2f} ({len(logs[w])} types)")
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
+# The mode of each launch, from its references (see the docstring).
+all_launches = [l for w in ways for l in launches[w]]
+ref_median = {t: statistics.median(l[t][1] for l in all_launches if t in l)
+              for t in times[base]}
+
+
+def mode_index(launch):
+    return geomean([launch[t][1] / ref_median[t] for t in launch if ref_median.get(t, 0) > 0])
+
+
+indices = sorted(mode_index(l) for l in all_launches)
+threshold = 1.4 * indices[len(indices) // 4]
+modes = {w: ["slow" if mode_index(l) > threshold else "fast" for l in launches[w]] for w in ways}
+print("\nlaunches in the slow mode: " +
+      ", ".join(f"{w} {modes[w].count('slow')} of {len(modes[w])}" for w in ways))
+for mode in ("fast", "slow"):
+    if any(modes[w].count(mode) < 3 for w in ways):
+        print(f"{mode} mode: fewer than 3 launches of some way, no comparison")
+        continue
+    med = {w: {t: statistics.median(l[t][0] for l, m in zip(launches[w], modes[w])
+                                    if m == mode and t in l)
+               for t in times[base]} for w in ways}
+    print(f"{mode} mode: geometric mean of the speedups, " +
+          ", ".join(f"{w} {geomean([med[base][t] / med[w][t] for t in times[base]]):.2f}"
+                    for w in others) +
+          " (" + ", ".join(f"{w} {modes[w].count(mode)}" for w in ways) + " launches)")
