@@ -11,6 +11,11 @@
 //     from P (!Pack), for pack_range and unpack_range; emitted only for
 //     kernels that a range can reach.
 //
+// A kernel that walks an index table with prefetches, or calls one that
+// does, takes a second parameter, `bool Far`: whether the message is too
+// large to be in the cache, where the prefetches pay; the entry points
+// decide it from count and extent (farWalk, docs/emit.md "Prefetching").
+//
 // Every count, stride, displacement and block size is a literal, so the
 // compiler sees fixed-trip loops and fixed-size memcpy calls, which it
 // turns into register and vector moves. Index lists become static const
@@ -29,6 +34,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -152,11 +158,24 @@ private:
   static std::string table(const char *What, const Kernel &K, size_t S) {
     return What + std::to_string(K.Id) + "_" + std::to_string(S);
   }
+  /// The template head of K's functions: Far only where K or a kernel it
+  /// calls prefetches (Walks).
+  std::string templateHead(const Kernel &K) const {
+    return Walks[K.Id] ? "template <bool Pack, bool Far> inline char *"
+                       : "template <bool Pack> inline char *";
+  }
+  /// The template arguments of a call of K's functions: the direction
+  /// PackArg and, if K takes it, FarArg.
+  std::string templateArgs(const Kernel &K, const std::string &PackArg,
+                           const std::string &FarArg = "Far") const {
+    return "<" + PackArg + (Walks[K.Id] ? ", " + FarArg : "") + ">";
+  }
 
   bool needsRoot(const Type *T) const {
     return T->size() > 0 && !T->getLayout().isDense();
   }
   void markRanges();
+  void markWalks();
   bool unrolled(const Segment &S) const {
     return S.Count <= Plan.getOptions().MaxUnrolledLoop;
   }
@@ -198,6 +217,8 @@ private:
   PackPlan Plan;
   CodeWriter W;
   std::vector<bool> NeedsRange; ///< by kernel id
+  /// By kernel id: the kernel or one it calls prefetches (Segment::Prefetch).
+  std::vector<bool> Walks;
 };
 
 std::string SourcePrinter::print() {
@@ -210,6 +231,7 @@ std::string SourcePrinter::print() {
   for (const Kernel *K : Roots)
     NeedsRange[K->Id] = true;
   markRanges();
+  markWalks();
 
   W.line(GeneratedBanner);
   W.line("// Pack and unpack code for the types of " + Options.SourceName +
@@ -243,6 +265,15 @@ void SourcePrinter::markRanges() {
       if (S.ChildKernel)
         NeedsRange[S.ChildKernel->Id] = true;
   }
+}
+
+void SourcePrinter::markWalks() {
+  // Children come before their parents: one forward sweep propagates.
+  Walks.assign(Plan.kernels().size(), false);
+  for (const std::unique_ptr<Kernel> &K : Plan.kernels())
+    for (const Segment &S : K->Segments)
+      if (S.Prefetch || (S.ChildKernel && Walks[S.ChildKernel->Id]))
+        Walks[K->Id] = true;
 }
 
 void SourcePrinter::printPrelude() {
@@ -312,8 +343,7 @@ std::string SourcePrinter::repsExpr(const Kernel &K, size_t SI,
 }
 
 void SourcePrinter::printCopy(const Kernel &K) {
-  W.open("template <bool Pack> inline char *" + copyFn(K) +
-         "(char *B, char *P) {");
+  W.open(templateHead(K) + copyFn(K) + "(char *B, char *P) {");
   switch (K.Shape) {
   case KernelShape::Empty:
     W.line("(void)B;");
@@ -375,8 +405,7 @@ void SourcePrinter::printTileSpan(const Kernel &K) {
   // The tile nest over the whole columns [cA, cB) of a byte range, packed
   // from P on: pack_range and unpack_range of a long range (a piece of a
   // pipelined message) are as fast as pack and unpack.
-  W.open("template <bool Pack> inline char *" + tileFn(K) +
-         "(char *B, char *P, Off cA, Off cB) {");
+  W.open(templateHead(K) + tileFn(K) + "(char *B, char *P, Off cA, Off cB) {");
   printTileNest(K, true);
   W.line("return P + (cB - cA) * " +
          str(static_cast<int64_t>(K.Tile.Rows) * K.Tile.BlockBytes) + ";");
@@ -483,7 +512,7 @@ void SourcePrinter::printSegmentCopy(const Kernel &K, size_t SI) {
     // A table walk: the element Prefetch iterations ahead, for reading
     // (pack) or writing (unpack); see PlanOptions::PrefetchDistance.
     std::string Ahead = "(k + " + str(S.Prefetch) + ")";
-    W.line("if (" + Ahead + " < " + str(S.Count) + ")");
+    W.line("if (Far && " + Ahead + " < " + str(S.Count) + ")");
     W.line("  prefetch<Pack>(" +
            elementAddress(K, SI, Ahead.c_str()).plus(S.Child->lb()).print() +
            ");");
@@ -514,7 +543,7 @@ void SourcePrinter::printElementCopy(const Segment &S, const Address &A,
     W.line(Var + " += " + Bytes + ";");
     return;
   }
-  std::string Call = copyFn(*S.ChildKernel) + "<" + PackArg + ">";
+  std::string Call = copyFn(*S.ChildKernel) + templateArgs(*S.ChildKernel, PackArg);
   if (Reps == "1") {
     W.line(Var + " = " + Call + "(" + A.print() + ", " + Var + ");");
     return;
@@ -526,7 +555,7 @@ void SourcePrinter::printElementCopy(const Segment &S, const Address &A,
 }
 
 void SourcePrinter::printRange(const Kernel &K) {
-  W.open("template <bool Pack> inline char *" + rangeFn(K) +
+  W.open(templateHead(K) + rangeFn(K) +
          "(char *B, char *P, std::size_t F, std::size_t L) {");
   switch (K.Shape) {
   case KernelShape::Empty:
@@ -583,12 +612,14 @@ void SourcePrinter::printTiledRange(const Kernel &K) {
          str(static_cast<int64_t>(T.Rows) * T.BlockBytes) +
          ", F, L, P, [&](Off cA, Off cB, char *Q) {");
   W.line("if (cB - cA == 1)");
-  W.line("  return " + copyFn(*S.ChildKernel) + "<Pack>(" +
+  W.line("  return " + copyFn(*S.ChildKernel) +
+         templateArgs(*S.ChildKernel, "Pack") + "(" +
          Address().plus(scaled("cA", T.ColumnStride)).plus(S.Disp0).print() +
          ", Q);");
-  W.line("return " + tileFn(K) + "<Pack>(B, Q, cA, cB);");
+  W.line("return " + tileFn(K) + templateArgs(K, "Pack") + "(B, Q, cA, cB);");
   W.middle("}, [&](Off c, char *Q, std::size_t A, std::size_t Z) {");
-  W.line("return " + rangeFn(*S.ChildKernel) + "<Pack>(" + Column.print() +
+  W.line("return " + rangeFn(*S.ChildKernel) +
+         templateArgs(*S.ChildKernel, "Pack") + "(" + Column.print() +
          ", Q, A, Z);");
   W.close("});");
 }
@@ -630,17 +661,20 @@ void SourcePrinter::printElementRange(const Segment &S, const Address &A,
   }
   const Kernel &CK = *S.ChildKernel;
   if (Reps == "1") {
-    W.line("return " + rangeFn(CK) + "<Pack>(" + A.print() + ", Q, A, Z);");
+    W.line("return " + rangeFn(CK) + templateArgs(CK, "Pack") + "(" +
+           A.print() + ", Q, A, Z);");
     return;
   }
   Address Copy = C->extent() ? A.plus(scaled("r", C->extent())) : A;
   std::string RParam = C->extent() ? "Off r" : "Off";
   W.open("return rangeOf(" + str(static_cast<uint64_t>(C->size())) +
          ", A, Z, Q, [&](" + RParam + ", char *Q2) {");
-  W.line("return " + copyFn(CK) + "<Pack>(" + Copy.print() + ", Q2);");
+  W.line("return " + copyFn(CK) + templateArgs(CK, "Pack") + "(" +
+         Copy.print() + ", Q2);");
   W.middle("}, [&](" + RParam +
            ", char *Q2, std::size_t A2, std::size_t Z2) {");
-  W.line("return " + rangeFn(CK) + "<Pack>(" + Copy.print() + ", Q2, A2, Z2);");
+  W.line("return " + rangeFn(CK) + templateArgs(CK, "Pack") + "(" +
+         Copy.print() + ", Q2, A2, Z2);");
   W.close("});");
 }
 
@@ -668,6 +702,23 @@ void SourcePrinter::printEntryPoints(const NamedType &N) {
     Inst = Inst.plus("Off(i) * " + Extent);
   std::string Root = needsRoot(T) ? copyFn(Plan.getKernel(T)) : "";
   unsigned RootUnroll = needsRoot(T) ? Plan.rootUnrollFactor(T) : 0;
+  // A root that walks a table decides at run time whether to prefetch:
+  // the statements of Body(FarArg) twice, under farWalk.
+  bool Walk = needsRoot(T) && Walks[Plan.getKernel(T).Id];
+  auto PrintForFar = [&](const std::function<void(const std::string &)> &Body) {
+    if (!Walk) {
+      Body("false");
+      return;
+    }
+    uint64_t Step = T->extent() < 0 ? 0 - static_cast<uint64_t>(T->extent())
+                                    : static_cast<uint64_t>(T->extent());
+    W.open("if (farWalk(count, " + str(Step) + ", " +
+           str(static_cast<uint64_t>(T->trueExtent())) + ")) {");
+    Body("true");
+    W.middle("} else {");
+    Body("false");
+    W.close();
+  };
   for (bool Pack : {true, false}) {
     W.line();
     std::string In = Pack ? "B" : "P", Out = Pack ? "P" : "B";
@@ -688,10 +739,14 @@ void SourcePrinter::printEntryPoints(const NamedType &N) {
       W.line("xfer<" + Arg + ">(" + Address().plus(T->lb()).print() +
              ", P, count * " + Size + ");");
     } else {
-      if (RootUnroll) // PlanOptions::UnrollFactor
-        W.line("#pragma GCC unroll " + str(uint64_t{RootUnroll}));
-      W.line("for (std::size_t i = 0; i < count; ++i)");
-      W.line("  P = " + Root + "<" + Arg + ">(" + Inst.print() + ", P);");
+      const Kernel &K = Plan.getKernel(T);
+      PrintForFar([&](const std::string &Far) {
+        if (RootUnroll) // PlanOptions::UnrollFactor
+          W.line("#pragma GCC unroll " + str(uint64_t{RootUnroll}));
+        W.line("for (std::size_t i = 0; i < count; ++i)");
+        W.line("  P = " + Root + templateArgs(K, Arg, Far) + "(" +
+               Inst.print() + ", P);");
+      });
     }
     W.close();
   }
@@ -731,14 +786,17 @@ void SourcePrinter::printEntryPoints(const NamedType &N) {
       Address I;
       if (T->extent())
         I = I.plus("i * " + Extent);
-      W.open("rangeOf(" + Size + ", first, last, P, [&](" + IParam +
-             ", char *Q) {");
-      W.line("return " + copyFn(K) + "<" + Arg + ">(" + I.print() + ", Q);");
-      W.middle("}, [&](" + IParam +
-               ", char *Q, std::size_t A, std::size_t Z) {");
-      W.line("return " + rangeFn(K) + "<" + Arg + ">(" + I.print() +
-             ", Q, A, Z);");
-      W.close("});");
+      PrintForFar([&](const std::string &Far) {
+        W.open("rangeOf(" + Size + ", first, last, P, [&](" + IParam +
+               ", char *Q) {");
+        W.line("return " + copyFn(K) + templateArgs(K, Arg, Far) + "(" +
+               I.print() + ", Q);");
+        W.middle("}, [&](" + IParam +
+                 ", char *Q, std::size_t A, std::size_t Z) {");
+        W.line("return " + rangeFn(K) + templateArgs(K, Arg, Far) + "(" +
+               I.print() + ", Q, A, Z);");
+        W.close("});");
+      });
     }
     W.line("return last - first;");
     W.close();
