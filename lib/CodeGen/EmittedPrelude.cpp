@@ -62,11 +62,14 @@ template <bool Pack> inline void prefetch(const char *Buf) {
 // cache (a small message the program has just written, a ping-pong's) they
 // cost an instruction and a table load per element for nothing, 1.2-1.5x
 // on one SPECFEM3D_oc instance; from memory they make a table walk 2x
-// faster. The bound is the L2 cache of a core (512 KiB on Zen 3), and may
-// be set when the file is compiled. (A template: clang warns of an unused
-// function, and a file with no table walk does not call it.)
+// faster. The bound is a quarter of a core's L2 cache (512 KiB on Zen 3):
+// the message's buffer shares it with the packed one and the program's
+// other data (one 256 KB LAMMPS_full instance, sent and received, gained
+// from its prefetches). It may be set when the file is compiled. (A
+// template: clang warns of an unused function, and a file with no table
+// walk does not call it.)
 #ifndef DDTC_PREFETCH_MIN_BYTES
-#define DDTC_PREFETCH_MIN_BYTES 524288
+#define DDTC_PREFETCH_MIN_BYTES 131072
 #endif
 template <int = 0>
 inline bool farWalk(std::size_t Count, std::size_t Step, std::size_t Span) {
