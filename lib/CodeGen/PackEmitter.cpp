@@ -543,7 +543,8 @@ void SourcePrinter::printElementCopy(const Segment &S, const Address &A,
     W.line(Var + " += " + Bytes + ";");
     return;
   }
-  std::string Call = copyFn(*S.ChildKernel) + templateArgs(*S.ChildKernel, PackArg);
+  std::string Call =
+      copyFn(*S.ChildKernel) + templateArgs(*S.ChildKernel, PackArg);
   if (Reps == "1") {
     W.line(Var + " = " + Call + "(" + A.print() + ", " + Var + ");");
     return;
