@@ -322,6 +322,9 @@ BindingRef BindingTable::lookupSlow(MPI_Datatype H, LookupSlot &S) const {
 }
 
 void BindingTable::releaseSendForms() {
+  LookupSlot *Cache = threadLookupCache();
+  for (size_t I = 0; I < LookupSlots; ++I)
+    Cache[I] = LookupSlot();
   // Every binding holding a form is live or remembered.
   auto Release = [](Binding &B) {
     if (B.SendForm != MPI_DATATYPE_NULL)

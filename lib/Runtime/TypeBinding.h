@@ -172,7 +172,11 @@ public:
     return B.WantsForm ? buildSendFormOnce(B) : MPI_DATATYPE_NULL;
   }
   /// Frees the forms at MPI_Finalize: MPICH warns of types left
-  /// allocated, and no call may use them after it.
+  /// allocated, and no call may use them after it. Empties the calling
+  /// thread's lookup cache first, so that a binding only it still held (a
+  /// type the program freed, not remembered) frees its form while MPI runs;
+  /// the program's other threads have exited by then, and their caches
+  /// with them.
   void releaseSendForms();
   /// Drops H's binding (MPI_Type_free); the report keeps its counts.
   void release(MPI_Datatype H) {
@@ -226,12 +230,17 @@ private:
   /// The calling thread's slot for H: a few, so that a program alternating
   /// between its types and predefined ones (a halo's faces, a reply in
   /// MPI_INT) finds each.
+  static constexpr size_t LookupSlots = 8;
+  static LookupSlot *threadLookupCache() {
+    thread_local LookupSlot Cache[LookupSlots];
+    return Cache;
+  }
   static LookupSlot &lookupSlot(MPI_Datatype H) {
-    thread_local LookupSlot Cache[8];
     // Handles are integers (MPICH) or pointers (Open MPI); a
     // multiplicative hash takes its slot from all their bits.
+    static_assert(LookupSlots == 8, "the slot is the hash's top 3 bits");
     uint64_t Bits = std::hash<MPI_Datatype>{}(H);
-    return Cache[(Bits * 0x9E3779B97F4A7C15ull) >> 61];
+    return threadLookupCache()[(Bits * 0x9E3779B97F4A7C15ull) >> 61];
   }
   BindingRef lookupSlow(MPI_Datatype H, LookupSlot &S) const;
 
