@@ -20,6 +20,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -34,25 +35,50 @@ RuntimeState &runtime() {
 
 namespace {
 
-/// DDTC_RT_TYPED_BLOCKS=BLOCK:BYTES or off (RuntimeState::TypedBlock).
+/// DDTC_RT_TYPED_BLOCKS=BLOCK:BYTES[,BLOCK:BYTES...] or off
+/// (RuntimeState::TypedRules).
 void configureTypedBlocks(RuntimeState &R, const char *V,
                           const std::string &Where) {
   if (!V || !*V)
     return;
   std::string S(V);
-  if (S == "off") {
-    R.TypedBlock = R.TypedAbove = 0;
+  R.NumTypedRules = 0;
+  if (S == "off")
     return;
+  RuntimeState::TypedRule Rules[RuntimeState::MaxTypedRules];
+  size_t N = 0;
+  bool Ok = true;
+  for (size_t Start = 0; Ok && Start <= S.size();) {
+    size_t End = S.find(',', Start);
+    if (End == std::string::npos)
+      End = S.size();
+    uint64_t Block = 0, Above = 0;
+    Ok = N < RuntimeState::MaxTypedRules &&
+         parseByteSizePair(S.substr(Start, End - Start), Block, Above) &&
+         Block > 0;
+    if (Ok)
+      Rules[N++] = {Block, Above};
+    Start = End + 1;
   }
-  uint64_t Block = 0, Above = 0;
-  if (parseByteSizePair(S, Block, Above) && Block > 0) {
-    R.TypedBlock = Block;
-    R.TypedAbove = Above;
+  if (Ok) {
+    std::copy(Rules, Rules + N, R.TypedRules);
+    R.NumTypedRules = N;
     return;
   }
   warn(R.Rank, Where + "DDTC_RT_TYPED_BLOCKS='" + S +
-                   "' is neither BLOCK:BYTES (sizes, BLOCK > 0) nor off; "
-                   "keeping off");
+                   "' is neither BLOCK:BYTES[,BLOCK:BYTES...] (sizes, BLOCK "
+                   "> 0, at most " +
+                   std::to_string(RuntimeState::MaxTypedRules) +
+                   " rules) nor off; keeping off");
+}
+
+/// The rules in force, as the report writes them: "1024:32768,256:262144".
+std::string typedRulesText(const RuntimeState &R) {
+  std::string T;
+  for (size_t I = 0; I < R.NumTypedRules; ++I)
+    T += (I ? "," : "") + std::to_string(R.TypedRules[I].Block) + ":" +
+         std::to_string(R.TypedRules[I].Above);
+  return T.empty() ? "off" : T;
 }
 
 RuntimeSettings &settings() {
@@ -134,10 +160,7 @@ std::string report() {
        (settings().path().empty() ? std::string("null")
                                   : jsonQuote(settings().path())) +
        ", \"split_send\": " + jsonQuote(SplitSends::get().window()) +
-       ", \"typed_blocks\": " +
-       jsonQuote(R.TypedBlock ? std::to_string(R.TypedBlock) + ":" +
-                                    std::to_string(R.TypedAbove)
-                              : std::string("off")) +
+       ", \"typed_blocks\": " + jsonQuote(typedRulesText(R)) +
        ", \"max_buffer\": " + std::to_string(BufferPool::get().maxBytes()) +
        ", \"forms\": " +
        jsonQuote(R.Bindings.sendFormsEnabled() ? "sends" : "off") + "},\n";

@@ -28,11 +28,24 @@ struct RuntimeState {
   PendingRequests Requests;
   std::atomic<uint64_t> Substituted{0};
   std::atomic<uint64_t> PassedThrough{0};
-  /// DDTC_RT_TYPED_BLOCKS=BLOCK:BYTES (docs/runtime.md, "Large blocks in
-  /// large messages"): a point-to-point message of more than TypedAbove
-  /// packed bytes on a type whose blocks average at least TypedBlock bytes
-  /// goes to MPI as written. 0: off (the default). Set before Active.
-  uint64_t TypedBlock = 0, TypedAbove = 0;
+  /// DDTC_RT_TYPED_BLOCKS=BLOCK:BYTES[,BLOCK:BYTES...] (docs/runtime.md,
+  /// "Large blocks in large messages"): a point-to-point message of more
+  /// than BYTES packed bytes on a type whose blocks average at least BLOCK
+  /// bytes goes to MPI as written, for any of the rules (a machine's
+  /// threshold may fall with the block size). None: off (the default).
+  /// Set before Active.
+  struct TypedRule {
+    uint64_t Block, Above;
+  };
+  static constexpr size_t MaxTypedRules = 4;
+  TypedRule TypedRules[MaxTypedRules] = {};
+  size_t NumTypedRules = 0;
+  bool leftTyped(const Binding &B, uint64_t Bytes) const {
+    for (size_t I = 0; I < NumTypedRules; ++I)
+      if (B.MeanBlock >= TypedRules[I].Block && Bytes > TypedRules[I].Above)
+        return true;
+    return false;
+  }
   std::atomic<uint64_t> Typed{0};
   /// Point-to-point calls passed through that handed MPI a type's form
   /// for sends (DDTC_RT_FORMS, SendForms.h).
@@ -64,8 +77,8 @@ struct RuntimeState {
         Formed.fetch_add(1, std::memory_order_relaxed);
         Unbound->Stats->FormCalls.fetch_add(1, std::memory_order_relaxed);
       }
-    if (B && TypedBlock && B->MeanBlock >= TypedBlock &&
-        static_cast<uint64_t>(Count) * B->Size > TypedAbove) {
+    if (B && NumTypedRules &&
+        leftTyped(*B, static_cast<uint64_t>(Count) * B->Size)) {
       notePassed(*B);
       Typed.fetch_add(1, std::memory_order_relaxed);
       B->Stats->TypedCalls.fetch_add(1, std::memory_order_relaxed);
