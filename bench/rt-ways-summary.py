@@ -32,35 +32,36 @@ for w in ways:
     for f in sorted(glob.glob(f"{out}/{w}-*.csv")):
         launches[w].append({row["name"]: (float(row["type_median"]), float(row["ref_median"]))
                             for row in csv.DictReader(open(f))})
-times = {w: {} for w in ways}
-for w in ways:
-    for launch in launches[w]:
-        for t, (typed, _) in launch.items():
-            times[w].setdefault(t, []).append(typed)
 base, others = ways[0], ways[1:]
-print("\n| type | " + " | ".join(f"{w} us" for w in ways) + " | " +
-      " | ".join(f"speedup, {w}" for w in others) + " |")
-print("|---|" + "--:|" * (len(ways) + len(others)))
-logs = {w: [] for w in others}
-for t in sorted(times[base]):
-    med = {w: statistics.median(times[w][t]) for w in ways}
-    for w in others:
-        logs[w].append(math.log(med[base] / med[w]))
-    print(f"| {t} | " + " | ".join(f"{med[w]:.2f}" for w in ways) + " | " +
-          " | ".join(f"{med[base] / med[w]:.2f}" for w in others) + " |")
-for w in others:
-    print(f"\ngeometric mean of the speedups, {w}: "
-          f"{math.exp(sum(logs[w]) / len(logs[w])):.2f} ({len(logs[w])} types)")
+types = sorted(launches[base][0])
 
 
 def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs))
 
 
+def medians(w, keep=lambda i: True):
+    """Per type, the median round trip of way w over its launches i kept."""
+    return {t: statistics.median(l[t][0] for i, l in enumerate(launches[w]) if keep(i) and t in l)
+            for t in types}
+
+
+print("\n| type | " + " | ".join(f"{w} us" for w in ways) + " | " +
+      " | ".join(f"speedup, {w}" for w in others) + " |")
+print("|---|" + "--:|" * (len(ways) + len(others)))
+med = {w: medians(w) for w in ways}
+for t in types:
+    print(f"| {t} | " + " | ".join(f"{med[w][t]:.2f}" for w in ways) + " | " +
+          " | ".join(f"{med[base][t] / med[w][t]:.2f}" for w in others) + " |")
+for w in others:
+    print(f"\ngeometric mean of the speedups, {w}: "
+          f"{geomean([med[base][t] / med[w][t] for t in types]):.2f} ({len(types)} types)")
+
+
 # The mode of each launch, from its references (see the docstring).
 all_launches = [l for w in ways for l in launches[w]]
 ref_median = {t: statistics.median(l[t][1] for l in all_launches if t in l)
-              for t in times[base]}
+              for t in types}
 
 
 def mode_index(launch):
@@ -76,10 +77,8 @@ for mode in ("fast", "slow"):
     if any(modes[w].count(mode) < 3 for w in ways):
         print(f"{mode} mode: fewer than 3 launches of some way, no comparison")
         continue
-    med = {w: {t: statistics.median(l[t][0] for l, m in zip(launches[w], modes[w])
-                                    if m == mode and t in l)
-               for t in times[base]} for w in ways}
+    med = {w: medians(w, lambda i, w=w: modes[w][i] == mode) for w in ways}
     print(f"{mode} mode: geometric mean of the speedups, " +
-          ", ".join(f"{w} {geomean([med[base][t] / med[w][t] for t in times[base]]):.2f}"
+          ", ".join(f"{w} {geomean([med[base][t] / med[w][t] for t in types]):.2f}"
                     for w in others) +
           " (" + ", ".join(f"{w} {modes[w].count(mode)}" for w in ways) + " launches)")

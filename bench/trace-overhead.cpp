@@ -40,18 +40,26 @@
 
 namespace {
 
+double median(std::vector<double> V) {
+  std::sort(V.begin(), V.end());
+  return V[V.size() / 2];
+}
+
+/// Nanoseconds per iteration of Body, run Iterations times.
+template <class Fn> double perIterationNs(long Iterations, Fn Body) {
+  auto Start = std::chrono::steady_clock::now();
+  for (long I = 0; I < Iterations; ++I)
+    Body();
+  std::chrono::duration<double, std::nano> D =
+      std::chrono::steady_clock::now() - Start;
+  return D.count() / static_cast<double>(Iterations);
+}
+
 double medianNs(long Iterations, int Reps, const std::function<void()> &Body) {
   std::vector<double> Times;
-  for (int R = 0; R < Reps; ++R) {
-    auto Start = std::chrono::steady_clock::now();
-    for (long I = 0; I < Iterations; ++I)
-      Body();
-    std::chrono::duration<double, std::nano> D =
-        std::chrono::steady_clock::now() - Start;
-    Times.push_back(D.count() / static_cast<double>(Iterations));
-  }
-  std::sort(Times.begin(), Times.end());
-  return Times[Times.size() / 2];
+  for (int R = 0; R < Reps; ++R)
+    Times.push_back(perIterationNs(Iterations, Body));
+  return median(std::move(Times));
 }
 
 /// Isend + Recv + Wait of (Count, T) to self, Iterations times, through
@@ -59,8 +67,7 @@ double medianNs(long Iterations, int Reps, const std::function<void()> &Body) {
 double selfExchangeNs(long Iterations, int Count, MPI_Datatype T,
                       bool Wrapped) {
   int In[4] = {1, 2, 3, 4}, Out[4];
-  auto Start = std::chrono::steady_clock::now();
-  for (long I = 0; I < Iterations; ++I) {
+  return perIterationNs(Iterations, [&] {
     MPI_Request Req;
     if (Wrapped) {
       MPI_Isend(In, Count, T, 0, 0, MPI_COMM_SELF, &Req);
@@ -71,15 +78,7 @@ double selfExchangeNs(long Iterations, int Count, MPI_Datatype T,
       PMPI_Recv(Out, Count, T, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
       PMPI_Wait(&Req, MPI_STATUS_IGNORE);
     }
-  }
-  std::chrono::duration<double, std::nano> D =
-      std::chrono::steady_clock::now() - Start;
-  return D.count() / static_cast<double>(Iterations);
-}
-
-double median(std::vector<double> V) {
-  std::sort(V.begin(), V.end());
-  return V[V.size() / 2];
+  });
 }
 
 /// --paired: the wrappers' cost measured within the process.

@@ -213,8 +213,7 @@ void BindingTable::bind(MPI_Datatype H,
     if (BindingRef Known = remembered(GivenName, Words, Gen)) {
       ++Known->Stats->Commits;
       std::unique_lock<std::shared_mutex> G(Lock);
-      Live[H] = std::move(Known);
-      Generation.fetch_add(1, std::memory_order_release);
+      publish(H, std::move(Known));
       return;
     }
   auto B = std::make_shared<Binding>();
@@ -288,8 +287,7 @@ void BindingTable::bind(MPI_Datatype H,
   }
   ++S->Commits;
   B->Stats = S;
-  Live[H] = B;
-  Generation.fetch_add(1, std::memory_order_release);
+  publish(H, B);
   G.unlock();
   if (HaveWords)
     remember(GivenName, Words, Gen, std::move(B));

@@ -181,8 +181,7 @@ public:
   /// Drops H's binding (MPI_Type_free); the report keeps its counts.
   void release(MPI_Datatype H) {
     std::unique_lock<std::shared_mutex> G(Lock);
-    Live.erase(H);
-    Generation.fetch_add(1, std::memory_order_release);
+    publish(H, nullptr);
   }
   /// The binding of a committed derived type; null for predefined types
   /// and handles the runtime did not see committed. Every communication
@@ -243,13 +242,22 @@ private:
     return threadLookupCache()[(Bits * 0x9E3779B97F4A7C15ull) >> 61];
   }
   BindingRef lookupSlow(MPI_Datatype H, LookupSlot &S) const;
+  /// Makes B the binding of H (null: none), and the threads' lookup caches
+  /// stale. Lock held for writing: every change of Live goes through here.
+  void publish(MPI_Datatype H, BindingRef B) {
+    if (B)
+      Live[H] = std::move(B);
+    else
+      Live.erase(H);
+    Generation.fetch_add(1, std::memory_order_release);
+  }
 
   bool SendForms = false;
   std::vector<MPI_Datatype> Predefined; ///< for building forms
   mutable std::shared_mutex Lock;
   std::unordered_map<MPI_Datatype, BindingRef> Live;
-  /// Changed, under Lock, with every change of Live: what the lookup
-  /// caches are checked against.
+  /// Changed, under Lock, with every change of Live (publish): what the
+  /// lookup caches are checked against.
   std::atomic<uint64_t> Generation{1};
   std::vector<std::unique_ptr<TypeStats>> Stats;
   std::unordered_map<std::string, TypeStats *> StatsByName;
