@@ -11,9 +11,14 @@ from ddtc-bench results (bench/comm-bench.sh), per file and operation:
     time: rank 0's alone, every rank's at once for MPI_Allgather, as the
     operation runs them): the cases beyond 10%, named.
 
+On results merged from several launches (bench/comm-merge.py), every ratio
+is the median over launches of that launch's ratio: on a VM that runs whole
+launches fast or slow, both sides of a ratio then come from the same mode.
+
 Prints Markdown."""
 import json
 import math
+import statistics
 import sys
 from collections import defaultdict
 
@@ -22,6 +27,23 @@ NOISE = 1.05
 
 def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def per_launch(r):
+    """A case's times, one a launch (a single one for one launch's results)."""
+    return r.get("launch_medians_us", [r["median_us"]])
+
+
+def ratio(a, b):
+    """a / b: the median over launches of each launch's ratio."""
+    return statistics.median(x / y for x, y in zip(per_launch(a), per_launch(b)))
+
+
+def to_bound(d, ref):
+    """ddtc's time over reference + kernel_us, launch by launch."""
+    kernels = d.get("launch_kernel_us", [d["kernel_us"]])
+    return statistics.median(x / (y + k) for x, y, k in
+                             zip(per_launch(d), per_launch(ref), kernels))
 
 
 def main():
@@ -38,25 +60,24 @@ def main():
             rows = {k: v for k, v in cases.items() if k[2] == op and "ddtc" in v and "mpi" in v}
             if not rows:
                 continue
-            sp = [v["mpi"]["median_us"] / v["ddtc"]["median_us"] for v in rows.values()]
+            sp = [ratio(v["mpi"], v["ddtc"]) for v in rows.values()]
             total[op] += sp
-            norm = [v["mpi"]["median_us"] / v["mpi-normalized"]["median_us"]
+            norm = [ratio(v["mpi"], v["mpi-normalized"])
                     for v in rows.values() if "mpi-normalized" in v]
-            pack = [v["mpi-pack"]["median_us"] / v["ddtc"]["median_us"]
-                    for v in rows.values() if "mpi-pack" in v]
+            pack = [ratio(v["mpi-pack"], v["ddtc"]) for v in rows.values() if "mpi-pack" in v]
             slower, model = [], []
             for (t, n, _), v in sorted(rows.items()):
                 d = v["ddtc"]
                 if d["bytes"] > 4096:
                     worse = [b for b in ("mpi", "mpi-normalized", "mpi-pack")
-                             if b in v and d["median_us"] > NOISE * v[b]["median_us"]]
+                             if b in v and ratio(d, v[b]) > NOISE]
                     if worse:
                         slower.append("%s (%s)" % (t if n == 1 else "%s×%d" % (t, n),
                                                    ", ".join(worse)))
                 if "reference" in v and "kernel_us" in d:
-                    bound = v["reference"]["median_us"] + d["kernel_us"]
-                    if d["median_us"] > 1.1 * bound:
-                        model.append("%s %.2f" % (t, d["median_us"] / bound))
+                    over = to_bound(d, v["reference"])
+                    if over > 1.1:
+                        model.append("%s %.2f" % (t, over))
             name = doc["file"].split("/")[-1]
             print("| %s | %s | %d | %.2f | %s | %s | %s | %s |" % (
                 name, op, len(rows), geomean(sp),
