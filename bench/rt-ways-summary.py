@@ -82,3 +82,8 @@ for mode in ("fast", "slow"):
           ", ".join(f"{w} {geomean([med[base][t] / med[w][t] for t in types]):.2f}"
                     for w in others) +
           " (" + ", ".join(f"{w} {modes[w].count(mode)}" for w in ways) + " launches)")
+    # "No slower anywhere" is a per-type question: the three lowest types.
+    for w in others:
+        low = sorted(types, key=lambda t: med[base][t] / med[w][t])[:3]
+        print(f"  lowest, {w}: " +
+              ", ".join(f"{t} {med[base][t] / med[w][t]:.2f}" for t in low))

@@ -25,6 +25,8 @@
 // does not end it where the noise happens to fall.
 //
 //===----------------------------------------------------------------------===//
+#include "TypedRules.h"
+
 #include "ddtc/MPI/MPISupport.h"
 #include "ddtc/MPI/SplitSend.h"
 #include "ddtc/Support/ByteSize.h"
@@ -179,13 +181,13 @@ std::pair<uint64_t, uint64_t> calibrateSplit(const Options &O,
   return {Lo, Sizes[Last]};
 }
 
-/// Typed blocks: (block, bytes), or block 0 for off.
-std::pair<uint64_t, uint64_t>
+/// Typed blocks: the rules for DDTC_RT_TYPED_BLOCKS (none for off).
+std::vector<TypedRule>
 calibrateTyped(const Options &O, std::pair<uint64_t, uint64_t> Window,
                std::vector<std::string> &Table) {
   std::vector<uint64_t> Blocks =
       O.Quick ? std::vector<uint64_t>{1024}
-              : std::vector<uint64_t>{256, 1024, 4096};
+              : std::vector<uint64_t>{256, 384, 512, 1024, 4096};
   std::vector<uint64_t> Sizes =
       O.Quick ? std::vector<uint64_t>{64 << 10}
               : std::vector<uint64_t>{16 << 10, 32 << 10, 64 << 10,
@@ -197,12 +199,9 @@ calibrateTyped(const Options &O, std::pair<uint64_t, uint64_t> Window,
   Table.push_back("#   block     bytes      packed     typed");
   uint64_t MaxBytes = Sizes.back();
   std::vector<char> Typed(2 * MaxBytes, 1), Packed(MaxBytes + SplitSends::Gap);
-  // Per block size, the smallest message size from which MPI's engine
-  // wins at every larger size measured (0: nowhere).
-  std::vector<uint64_t> From(Blocks.size(), 0);
+  std::vector<std::vector<Outcome>> Outcomes(Blocks.size());
   for (size_t BI = 0; BI < Blocks.size(); ++BI) {
     uint64_t B = Blocks[BI];
-    std::vector<bool> Wins, Loses;
     for (uint64_t S : Sizes) {
       progress("large blocks, " + formatByteSize(B) + " in " + formatByteSize(S));
       uint64_t N = S / B;
@@ -237,33 +236,18 @@ calibrateTyped(const Options &O, std::pair<uint64_t, uint64_t> Window,
       };
       auto [TP, TT] = compare(O.Rounds, PackedTrip, TypedTrip);
       PMPI_Type_free(&T);
-      Wins.push_back(TT < Margin * TP);
-      Loses.push_back(Margin * TT > TP);
+      Outcome R = TT < Margin * TP   ? Outcome::TypedWins
+                  : Margin * TT > TP ? Outcome::TypedLoses
+                                     : Outcome::Tie;
+      Outcomes[BI].push_back(R);
       char Line[128];
       std::snprintf(Line, sizeof Line, "# %7s  %8s  %10.2f  %8.2f%s",
                     formatByteSize(B).c_str(), formatByteSize(S).c_str(), TP, TT,
-                    Wins.back() ? "  typed" : "");
+                    R == Outcome::TypedWins ? "  typed" : "");
       Table.push_back(Line);
     }
-    // The smallest size where MPI wins and loses at no larger size.
-    for (size_t I = Sizes.size(); I-- > 0 && !Loses[I];)
-      if (Wins[I])
-        From[BI] = Sizes[I];
   }
-  // The smallest block size from which MPI wins for every larger block
-  // too; above the largest "from" of those, it wins for all of them.
-  size_t Start = Blocks.size();
-  while (Start > 0 && From[Start - 1])
-    --Start;
-  if (Start == Blocks.size())
-    return {0, 0};
-  uint64_t Above = 0;
-  for (size_t BI = Start; BI < Blocks.size(); ++BI) {
-    auto It = std::find(Sizes.begin(), Sizes.end(), From[BI]);
-    uint64_t Below = It == Sizes.begin() ? From[BI] / 2 : *(It - 1);
-    Above = std::max(Above, Below);
-  }
-  return {Blocks[Start], Above};
+  return deriveTypedRules(Blocks, Sizes, Outcomes);
 }
 
 std::string hostName() {
@@ -322,7 +306,7 @@ int run(int Argc, char **Argv) {
   uint64_t W[2] = {Window.first, Window.second};
   PMPI_Bcast(W, 2, MPI_UINT64_T, 0, MPI_COMM_WORLD);
   Window = {W[0], W[1]};
-  std::pair<uint64_t, uint64_t> TypedBlocks = calibrateTyped(O, Window, Table);
+  std::vector<TypedRule> TypedBlocks = calibrateTyped(O, Window, Table);
   SplitSends::get().release();
   if (Rank == 0)
     std::fprintf(stderr, "\r%80s\r", "");
@@ -345,11 +329,7 @@ int run(int Argc, char **Argv) {
                                formatByteSize(Window.second)
                          : std::string("off")) +
           "\n";
-  Text += "DDTC_RT_TYPED_BLOCKS=" +
-          (TypedBlocks.first ? formatByteSize(TypedBlocks.first) + ":" +
-                                   formatByteSize(TypedBlocks.second)
-                             : std::string("off")) +
-          "\n";
+  Text += "DDTC_RT_TYPED_BLOCKS=" + formatTypedRules(TypedBlocks) + "\n";
   if (O.Output.empty()) {
     std::fputs(Text.c_str(), stdout);
     return 0;

@@ -1,0 +1,55 @@
+//===- tools/ddtc-rt-calibrate/TypedRules.cpp - Rules from a table --------===//
+#include "TypedRules.h"
+
+#include "ddtc/Support/ByteSize.h"
+
+#include <algorithm>
+
+namespace ddtc {
+
+std::vector<TypedRule>
+deriveTypedRules(const std::vector<uint64_t> &Blocks,
+                 const std::vector<uint64_t> &Sizes,
+                 const std::vector<std::vector<Outcome>> &Outcomes,
+                 size_t MaxRules) {
+  constexpr size_t Nowhere = SIZE_MAX;
+  // Per block: the index of the smallest size from which MPI wins and
+  // loses at no larger size.
+  std::vector<size_t> From(Blocks.size(), Nowhere);
+  for (size_t B = 0; B < Blocks.size(); ++B)
+    for (size_t S = Sizes.size(); S-- > 0 && Outcomes[B][S] != Outcome::TypedLoses;)
+      if (Outcomes[B][S] == Outcome::TypedWins)
+        From[B] = S;
+  // From the largest block down, each block's threshold covers every
+  // larger block; a block where MPI wins nowhere ends the rules (a rule
+  // below it would cover it).
+  std::vector<TypedRule> Rules;
+  size_t Threshold = 0;
+  for (size_t B = Blocks.size(); B-- > 0;) {
+    if (From[B] == Nowhere)
+      break;
+    Threshold = std::max(Threshold, From[B]);
+    // Above the size before the first win: the sizes between two probes
+    // went neither way measured, and the win is where the data are.
+    uint64_t Above = Threshold == 0 ? Sizes[0] / 2 : Sizes[Threshold - 1];
+    if (!Rules.empty() && Rules.back().Above == Above)
+      Rules.back().Block = Blocks[B]; // the same threshold, more blocks
+    else
+      Rules.push_back({Blocks[B], Above});
+  }
+  if (Rules.size() > MaxRules)
+    Rules.resize(MaxRules);
+  return Rules;
+}
+
+std::string formatTypedRules(const std::vector<TypedRule> &Rules) {
+  if (Rules.empty())
+    return "off";
+  std::string Text;
+  for (const TypedRule &R : Rules)
+    Text += (Text.empty() ? "" : ",") + formatByteSize(R.Block) + ":" +
+            formatByteSize(R.Above);
+  return Text;
+}
+
+} // namespace ddtc

@@ -1,0 +1,56 @@
+//===- tools/ddtc-rt-calibrate/TypedRules.h - Rules from a table -*- C++ -*-===//
+//
+// The DDTC_RT_TYPED_BLOCKS rules a calibration writes, derived from its
+// table of measurements: for each probed block size and message size,
+// whether MPI's own engine won (was faster by the margin) or lost against
+// the runtime's packed path. Kept apart from the measuring so that the
+// derivation, which decides what a machine's settings file says, is
+// tested on tables of known outcome (unittests/RtCalibrate).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_TOOLS_RT_CALIBRATE_TYPEDRULES_H
+#define DDTC_TOOLS_RT_CALIBRATE_TYPEDRULES_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ddtc {
+
+/// One rule of DDTC_RT_TYPED_BLOCKS: messages of more than Above packed
+/// bytes on types whose blocks average at least Block bytes go to MPI.
+struct TypedRule {
+  uint64_t Block;
+  uint64_t Above;
+  bool operator==(const TypedRule &O) const {
+    return Block == O.Block && Above == O.Above;
+  }
+};
+
+/// The outcome of one probe: MPI's engine won, lost, or neither by the
+/// margin (a tie, where the choice costs nothing).
+enum class Outcome { Tie, TypedWins, TypedLoses };
+
+/// The rules for a table: Outcomes[B][S] is the probe of Blocks[B] bytes a
+/// block in messages of Sizes[S] bytes (both ascending). A probed block
+/// size gets the sizes from the smallest win on that no larger size loses,
+/// and a rule BLOCK:ABOVE covers every block from BLOCK up, so its
+/// threshold is the highest of those larger blocks' too (between probes,
+/// MPI is taken to win no less as blocks grow). A rule whose threshold a
+/// smaller block's rule shares is that rule's; at most MaxRules are kept,
+/// those of the largest blocks (dropping a rule leaves messages to the
+/// kernels, never to MPI where it lost). Largest block first, as
+/// docs/runtime.md writes them.
+std::vector<TypedRule>
+deriveTypedRules(const std::vector<uint64_t> &Blocks,
+                 const std::vector<uint64_t> &Sizes,
+                 const std::vector<std::vector<Outcome>> &Outcomes,
+                 size_t MaxRules = 4);
+
+/// The rules as DDTC_RT_TYPED_BLOCKS takes them: "1K:16K,256:256K", or
+/// "off" for none.
+std::string formatTypedRules(const std::vector<TypedRule> &Rules);
+
+} // namespace ddtc
+
+#endif

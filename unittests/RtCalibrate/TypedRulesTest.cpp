@@ -1,0 +1,110 @@
+//===- unittests/RtCalibrate/TypedRulesTest.cpp ---------------------------===//
+#include "TypedRules.h"
+
+#include <gtest/gtest.h>
+
+using namespace ddtc;
+
+namespace {
+
+constexpr Outcome W = Outcome::TypedWins, L = Outcome::TypedLoses,
+                  T = Outcome::Tie;
+
+// The calibration's probes: blocks of 256 B to 4 KiB, messages of 16 KiB
+// to 1 MiB.
+const std::vector<uint64_t> Blocks = {256, 384, 512, 1024, 4096};
+const std::vector<uint64_t> Sizes = {16 << 10,  32 << 10,  64 << 10,
+                                     128 << 10, 256 << 10, 1 << 20};
+
+std::vector<TypedRule> derive(const std::vector<std::vector<Outcome>> &Table,
+                              size_t MaxRules = 4) {
+  return deriveTypedRules(Blocks, Sizes, Table, MaxRules);
+}
+
+TEST(TypedRules, NoWinIsOff) {
+  std::vector<std::vector<Outcome>> Table(5, std::vector<Outcome>(6, L));
+  EXPECT_TRUE(derive(Table).empty());
+  EXPECT_EQ(formatTypedRules(derive(Table)), "off");
+}
+
+// A machine whose threshold falls as blocks grow (session 26's Zen 3 host
+// in its fast launches): a rule per threshold, each at the size before the
+// first win of its block.
+TEST(TypedRules, ARulePerThreshold) {
+  std::vector<std::vector<Outcome>> Table = {
+      {L, L, L, W, L, L}, // 256: loses above its win: nowhere
+      {L, L, W, W, W, W}, // 384: from 64K
+      {T, W, W, W, W, W}, // 512: from 32K
+      {W, W, W, W, W, W}, // 1K: from 16K
+      {W, W, W, W, W, W}, // 4K: from 16K, the same rule as 1K
+  };
+  std::vector<TypedRule> Rules = derive(Table);
+  std::vector<TypedRule> Expected = {{1024, 8 << 10}, {512, 16 << 10}, {384, 32 << 10}};
+  EXPECT_EQ(Rules, Expected);
+  EXPECT_EQ(formatTypedRules(Rules), "1K:8K,512:16K,384:32K");
+}
+
+// A rule covers the larger blocks too: its threshold is theirs where they
+// start winning later.
+TEST(TypedRules, LargerBlocksRaiseTheThreshold) {
+  std::vector<std::vector<Outcome>> Table = {
+      {L, L, L, L, L, L}, // 256
+      {L, L, L, L, L, L}, // 384
+      {W, W, W, W, W, W}, // 512: from 16K
+      {L, L, W, W, W, W}, // 1K: from 64K
+      {T, T, W, W, W, W}, // 4K: from 64K
+  };
+  std::vector<TypedRule> Expected = {{512, 32 << 10}};
+  EXPECT_EQ(derive(Table), Expected);
+}
+
+// A block size where MPI wins nowhere ends the rules: a rule for a smaller
+// block would cover it.
+TEST(TypedRules, AGapStopsTheSmallerBlocks) {
+  std::vector<std::vector<Outcome>> Table = {
+      {W, W, W, W, W, W}, // 256
+      {W, W, W, W, W, W}, // 384
+      {L, L, L, L, L, L}, // 512: nowhere
+      {T, W, W, W, W, W}, // 1K: from 32K
+      {W, W, W, W, W, W}, // 4K: from 16K
+  };
+  std::vector<TypedRule> Expected = {{4096, 8 << 10}, {1024, 16 << 10}};
+  EXPECT_EQ(derive(Table), Expected);
+}
+
+// Ties neither start nor end a range: a tie above the last win keeps the
+// rule, a loss above it takes the block's win away.
+TEST(TypedRules, TiesAndLosses) {
+  std::vector<std::vector<Outcome>> Table = {
+      {L, L, L, L, L, L}, // 256
+      {L, L, L, L, L, L}, // 384
+      {L, L, L, L, L, L}, // 512
+      {L, T, W, T, W, T}, // 1K: from 64K (ties above do not end it)
+      {W, W, W, W, W, L}, // 4K: loses at 1M: nowhere
+  };
+  EXPECT_TRUE(derive(Table).empty());
+  Table[4][5] = T; // 4K: from 16K
+  std::vector<TypedRule> Expected = {{4096, 8 << 10}, {1024, 32 << 10}};
+  EXPECT_EQ(derive(Table), Expected);
+}
+
+// The runtime takes four rules: the ones of the largest blocks are kept
+// (a rule dropped leaves messages to the kernels, never to MPI where it
+// lost).
+TEST(TypedRules, AtMostMaxRules) {
+  std::vector<std::vector<Outcome>> Table = {
+      {L, L, L, L, L, W}, // 256: from 1M
+      {L, L, L, L, W, W}, // 384: from 256K
+      {L, L, L, W, W, W}, // 512: from 128K
+      {L, W, W, W, W, W}, // 1K: from 32K
+      {W, W, W, W, W, W}, // 4K: from 16K
+  };
+  std::vector<TypedRule> All = derive(Table, 5);
+  ASSERT_EQ(All.size(), 5u);
+  EXPECT_EQ(All.back(), (TypedRule{256, 256 << 10}));
+  std::vector<TypedRule> Four = derive(Table);
+  EXPECT_EQ(Four, std::vector<TypedRule>(All.begin(), All.begin() + 4));
+  EXPECT_EQ(formatTypedRules(Four), "4K:8K,1K:16K,512:64K,384:128K");
+}
+
+} // namespace
