@@ -201,6 +201,9 @@ std::string report() {
     if (const char *Form = S->Form.load(std::memory_order_relaxed))
       J += ", \"form\": " + jsonQuote(Form) +
            ", \"sent_in_form\": " + std::to_string(S->FormCalls.load());
+    if (S->OneShape)
+      J += ", \"size\": " + std::to_string(S->Size) +
+           ", \"extent\": " + std::to_string(S->Extent);
     J += "}";
     First = false;
   }

@@ -275,6 +275,8 @@ void BindingTable::bind(MPI_Datatype H,
     S = Stats.back().get();
     S->Name = Name;
     S->Key = Key;
+    S->Size = B->Size;
+    S->Extent = B->Extent;
     if (Found) {
       S->Kernel = Found->Kernel->name ? Found->Kernel->name : "";
       S->Library = Found->Library;
@@ -285,6 +287,10 @@ void BindingTable::bind(MPI_Datatype H,
       S->Reason = Reason;
     }
   }
+  // An entry without a key may sum types of several shapes (see above):
+  // then it names none.
+  if (S->Size != B->Size || S->Extent != B->Extent)
+    S->OneShape = false;
   ++S->Commits;
   B->Stats = S;
   publish(H, B);

@@ -48,6 +48,14 @@ struct TypeStats {
   std::string Library; ///< where the kernel came from
   std::string Reason;  ///< why there is no kernel
   int64_t Offset = 0;
+  /// MPI_Type_size and the extent: what "no kernel of this size and extent"
+  /// refers to, and with the key how a report entry is found in a trace
+  /// (`ddtc analyze` prints all three). Only while every commit summed
+  /// here had them (OneShape): the unnamed types without a key share an
+  /// entry per reason, whatever their shapes.
+  uint64_t Size = 0;
+  int64_t Extent = 0;
+  bool OneShape = true;
   std::atomic<uint64_t> Commits{0};
   std::atomic<uint64_t> SubstitutedCalls{0};
   std::atomic<uint64_t> SubstitutedBytes{0};

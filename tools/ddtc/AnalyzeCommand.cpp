@@ -156,6 +156,7 @@ std::string textReport(Module &M, const EngineCosts &Costs,
                                    gains(F, &MeasuredForms::Point::FormNs)
                              : "normal form " +
                                    gains(F, &MeasuredForms::Point::NormalNs)));
+    Row("layout key", A.LayoutKey.empty() ? "none (size 0)" : A.LayoutKey);
     Row("risks", A.Risks.empty() ? "none" : std::to_string(A.Risks.size()));
     for (const Risk &R : A.Risks)
       OS << "    [" << R.Id << "] " << R.Message << "\n      -> "
@@ -222,6 +223,7 @@ std::string jsonReport(Module &M, const std::string &Path,
       Risks.push_back(
           {{"id", R.Id}, {"message", R.Message}, {"suggestion", R.Suggestion}});
     T["risks"] = std::move(Risks);
+    T["layout_key"] = A.LayoutKey.empty() ? Json(nullptr) : Json(A.LayoutKey);
     Types.push_back(std::move(T));
   }
   Json Report;

@@ -147,6 +147,7 @@ Assessment assessType(TypeContext &Ctx, Normalizer &N, YaksaModel &Model,
       SendsGain = Sends.SendGain;
     }
   }
+  std::optional<LayoutKey> Key = computeLayoutKey(N, Ctx, Given);
   MPIFormAdvice Advice;
   Advice.Engine = Costs.Engine;
   if (!Form.isGiven()) {
@@ -166,7 +167,8 @@ Assessment assessType(TypeContext &Ctx, Normalizer &N, YaksaModel &Model,
           Form.Chosen.T,
           Options.SendsOnly,
           SendsOrigin,
-          SendsGain};
+          SendsGain,
+          Key ? formatKey(Key->Print) : std::string()};
 }
 
 } // namespace ddtc

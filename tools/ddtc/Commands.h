@@ -74,6 +74,11 @@ struct Assessment {
   /// otherwise.
   std::string SendsOnlyOrigin;
   double SendsOnlyGain = 1;
+  /// The layout key in hex (ddtc/Passes/LayoutKey.h): the key of the
+  /// type's kernel in an emitted table and in the runtime's report, by
+  /// which a report entry is matched to its type in a trace. Empty for a
+  /// type of size 0, which has none.
+  std::string LayoutKey;
 };
 /// The report on Given, whose normal form Normal was computed and checked
 /// by the caller (Normalizer::normalizeChecked).
