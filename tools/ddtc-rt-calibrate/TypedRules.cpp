@@ -7,17 +7,16 @@
 
 namespace ddtc {
 
-std::vector<TypedRule>
-deriveTypedRules(const std::vector<uint64_t> &Blocks,
-                 const std::vector<uint64_t> &Sizes,
-                 const std::vector<std::vector<Outcome>> &Outcomes,
-                 size_t MaxRules) {
+std::vector<TypedRule> deriveTypedRules(
+    const std::vector<uint64_t> &Blocks, const std::vector<uint64_t> &Sizes,
+    const std::vector<std::vector<Outcome>> &Outcomes, size_t MaxRules) {
   constexpr size_t Nowhere = SIZE_MAX;
   // Per block: the index of the smallest size from which MPI wins and
   // loses at no larger size.
   std::vector<size_t> From(Blocks.size(), Nowhere);
   for (size_t B = 0; B < Blocks.size(); ++B)
-    for (size_t S = Sizes.size(); S-- > 0 && Outcomes[B][S] != Outcome::TypedLoses;)
+    for (size_t S = Sizes.size();
+         S-- > 0 && Outcomes[B][S] != Outcome::TypedLoses;)
       if (Outcomes[B][S] == Outcome::TypedWins)
         From[B] = S;
   // From the largest block down, each block's threshold covers every

@@ -41,11 +41,9 @@ enum class Outcome { Tie, TypedWins, TypedLoses };
 /// those of the largest blocks (dropping a rule leaves messages to the
 /// kernels, never to MPI where it lost). Largest block first, as
 /// docs/runtime.md writes them.
-std::vector<TypedRule>
-deriveTypedRules(const std::vector<uint64_t> &Blocks,
-                 const std::vector<uint64_t> &Sizes,
-                 const std::vector<std::vector<Outcome>> &Outcomes,
-                 size_t MaxRules = 4);
+std::vector<TypedRule> deriveTypedRules(
+    const std::vector<uint64_t> &Blocks, const std::vector<uint64_t> &Sizes,
+    const std::vector<std::vector<Outcome>> &Outcomes, size_t MaxRules = 4);
 
 /// The rules as DDTC_RT_TYPED_BLOCKS takes them: "1K:16K,256:256K", or
 /// "off" for none.

@@ -182,9 +182,9 @@ std::pair<uint64_t, uint64_t> calibrateSplit(const Options &O,
 }
 
 /// Typed blocks: the rules for DDTC_RT_TYPED_BLOCKS (none for off).
-std::vector<TypedRule>
-calibrateTyped(const Options &O, std::pair<uint64_t, uint64_t> Window,
-               std::vector<std::string> &Table) {
+std::vector<TypedRule> calibrateTyped(const Options &O,
+                                      std::pair<uint64_t, uint64_t> Window,
+                                      std::vector<std::string> &Table) {
   std::vector<uint64_t> Blocks =
       O.Quick ? std::vector<uint64_t>{1024}
               : std::vector<uint64_t>{256, 384, 512, 1024, 4096};
@@ -242,8 +242,8 @@ calibrateTyped(const Options &O, std::pair<uint64_t, uint64_t> Window,
       Outcomes[BI].push_back(R);
       char Line[128];
       std::snprintf(Line, sizeof Line, "# %7s  %8s  %10.2f  %8.2f%s",
-                    formatByteSize(B).c_str(), formatByteSize(S).c_str(), TP, TT,
-                    R == Outcome::TypedWins ? "  typed" : "");
+                    formatByteSize(B).c_str(), formatByteSize(S).c_str(), TP,
+                    TT, R == Outcome::TypedWins ? "  typed" : "");
       Table.push_back(Line);
     }
   }

@@ -39,7 +39,8 @@ TEST(TypedRules, ARulePerThreshold) {
       {W, W, W, W, W, W}, // 4K: from 16K, the same rule as 1K
   };
   std::vector<TypedRule> Rules = derive(Table);
-  std::vector<TypedRule> Expected = {{1024, 8 << 10}, {512, 16 << 10}, {384, 32 << 10}};
+  std::vector<TypedRule> Expected = {
+      {1024, 8 << 10}, {512, 16 << 10}, {384, 32 << 10}};
   EXPECT_EQ(Rules, Expected);
   EXPECT_EQ(formatTypedRules(Rules), "1K:8K,512:16K,384:32K");
 }
