@@ -18,6 +18,7 @@
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
+#include "ddtc/Passes/LayoutKey.h"
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Passes/PassManager.h"
 #include "ddtc/Support/Text.h"
@@ -156,7 +157,12 @@ std::string textReport(Module &M, const EngineCosts &Costs,
                                    gains(F, &MeasuredForms::Point::FormNs)
                              : "normal form " +
                                    gains(F, &MeasuredForms::Point::NormalNs)));
-    Row("layout key", A.LayoutKey.empty() ? "none (size 0)" : A.LayoutKey);
+    Row("layout key",
+        !A.LayoutKey.empty() ? A.LayoutKey
+        : X.Size == 0        ? std::string("none (size 0)")
+                             : "not computed: more than " +
+                                   std::to_string(MaxFlatRuns) +
+                                   " blocks (ddtc emit's kernel table has it)");
     Row("risks", A.Risks.empty() ? "none" : std::to_string(A.Risks.size()));
     for (const Risk &R : A.Risks)
       OS << "    [" << R.Id << "] " << R.Message << "\n      -> "
