@@ -157,12 +157,12 @@ std::string textReport(Module &M, const EngineCosts &Costs,
                                    gains(F, &MeasuredForms::Point::FormNs)
                              : "normal form " +
                                    gains(F, &MeasuredForms::Point::NormalNs)));
-    Row("layout key",
-        !A.LayoutKey.empty() ? A.LayoutKey
-        : X.Size == 0        ? std::string("none (size 0)")
-                             : "not computed: more than " +
-                                   std::to_string(MaxFlatRuns) +
-                                   " blocks (ddtc emit's kernel table has it)");
+    Row("layout key", !A.LayoutKey.empty() ? A.LayoutKey
+                      : X.Size == 0
+                          ? std::string("none (size 0)")
+                          : "not computed: more than " +
+                                std::to_string(MaxFlatRuns) +
+                                " blocks (ddtc emit's kernel table has it)");
     Row("risks", A.Risks.empty() ? "none" : std::to_string(A.Risks.size()));
     for (const Risk &R : A.Risks)
       OS << "    [" << R.Id << "] " << R.Message << "\n      -> "
