@@ -20,7 +20,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -41,44 +40,13 @@ void configureTypedBlocks(RuntimeState &R, const char *V,
                           const std::string &Where) {
   if (!V || !*V)
     return;
-  std::string S(V);
+  if (parseTypedRules(V, R.TypedRules, R.NumTypedRules))
+    return;
   R.NumTypedRules = 0;
-  if (S == "off")
-    return;
-  RuntimeState::TypedRule Rules[RuntimeState::MaxTypedRules];
-  size_t N = 0;
-  bool Ok = true;
-  for (size_t Start = 0; Ok && Start <= S.size();) {
-    size_t End = S.find(',', Start);
-    if (End == std::string::npos)
-      End = S.size();
-    uint64_t Block = 0, Above = 0;
-    Ok = N < RuntimeState::MaxTypedRules &&
-         parseByteSizePair(S.substr(Start, End - Start), Block, Above) &&
-         Block > 0;
-    if (Ok)
-      Rules[N++] = {Block, Above};
-    Start = End + 1;
-  }
-  if (Ok) {
-    std::copy(Rules, Rules + N, R.TypedRules);
-    R.NumTypedRules = N;
-    return;
-  }
-  warn(R.Rank, Where + "DDTC_RT_TYPED_BLOCKS='" + S +
+  warn(R.Rank, Where + "DDTC_RT_TYPED_BLOCKS='" + V +
                    "' is neither BLOCK:BYTES[,BLOCK:BYTES...] (sizes, BLOCK "
                    "> 0, at most " +
-                   std::to_string(RuntimeState::MaxTypedRules) +
-                   " rules) nor off; keeping off");
-}
-
-/// The rules in force, as the report writes them: "1024:32768,256:262144".
-std::string typedRulesText(const RuntimeState &R) {
-  std::string T;
-  for (size_t I = 0; I < R.NumTypedRules; ++I)
-    T += (I ? "," : "") + std::to_string(R.TypedRules[I].Block) + ":" +
-         std::to_string(R.TypedRules[I].Above);
-  return T.empty() ? "off" : T;
+                   std::to_string(MaxTypedRules) + " rules) nor off; keeping off");
 }
 
 RuntimeSettings &settings() {
@@ -160,7 +128,9 @@ std::string report() {
        (settings().path().empty() ? std::string("null")
                                   : jsonQuote(settings().path())) +
        ", \"split_send\": " + jsonQuote(SplitSends::get().window()) +
-       ", \"typed_blocks\": " + jsonQuote(typedRulesText(R)) +
+       ", \"typed_blocks\": " +
+       jsonQuote(formatTypedRules(R.TypedRules, R.NumTypedRules,
+                                  /*Suffixes=*/false)) +
        ", \"max_buffer\": " + std::to_string(BufferPool::get().maxBytes()) +
        ", \"forms\": " +
        jsonQuote(R.Bindings.sendFormsEnabled() ? "sends" : "off") + "},\n";

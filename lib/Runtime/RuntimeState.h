@@ -13,6 +13,8 @@
 #include "PendingRequests.h"
 #include "TypeBinding.h"
 
+#include "ddtc/Runtime/TypedBlockRules.h"
+
 #include <mpi.h>
 
 #include <atomic>
@@ -34,10 +36,6 @@ struct RuntimeState {
   /// bytes goes to MPI as written, for any of the rules (a machine's
   /// threshold may fall with the block size). None: off (the default).
   /// Set before Active.
-  struct TypedRule {
-    uint64_t Block, Above;
-  };
-  static constexpr size_t MaxTypedRules = 4;
   TypedRule TypedRules[MaxTypedRules] = {};
   size_t NumTypedRules = 0;
   bool leftTyped(const Binding &B, uint64_t Bytes) const {
@@ -77,8 +75,7 @@ struct RuntimeState {
         Formed.fetch_add(1, std::memory_order_relaxed);
         Unbound->Stats->FormCalls.fetch_add(1, std::memory_order_relaxed);
       }
-    if (B && NumTypedRules &&
-        leftTyped(*B, static_cast<uint64_t>(Count) * B->Size)) {
+    if (B && leftTyped(*B, static_cast<uint64_t>(Count) * B->Size)) {
       notePassed(*B);
       Typed.fetch_add(1, std::memory_order_relaxed);
       B->Stats->TypedCalls.fetch_add(1, std::memory_order_relaxed);

@@ -29,9 +29,12 @@
 //   allgather     MPI_Allgather, and MPI_Allgather with MPI_IN_PLACE
 //   pack          MPI_Pack_size, MPI_Pack, MPI_Unpack (each rank)
 //
-// Usage: rt-exchange [--p2p-only] [--count N] FILE...
+// Usage: rt-exchange [--p2p-only] [--count N] [--shapes] FILE...
 //   --p2p-only  skip the collectives (for runs where only some ranks have
 //               the runtime)
+//   --shapes    rank 0 also prints `0 shape TYPE size=S extent=E`, MPI's
+//               MPI_Type_size and extent of each committed type (what the
+//               runtime's report must say of it)
 // Output: `RANK OP TYPE DIGEST` lines, in a fixed order.
 //
 //===----------------------------------------------------------------------===//
@@ -399,13 +402,15 @@ private:
 };
 
 int run(int Argc, char **Argv) {
-  bool P2POnly = false;
+  bool P2POnly = false, Shapes = false;
   int Count = 3;
   std::vector<std::string> Paths;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
     if (A == "--p2p-only")
       P2POnly = true;
+    else if (A == "--shapes")
+      Shapes = true;
     else if (A == "--count" && I + 1 < Argc)
       Count = std::atoi(Argv[++I]);
     else
@@ -413,7 +418,8 @@ int run(int Argc, char **Argv) {
   }
   if (Paths.empty() || Count < 1) {
     std::fprintf(stderr,
-                 "usage: rt-exchange [--p2p-only] [--count N] FILE...\n");
+                 "usage: rt-exchange [--p2p-only] [--count N] [--shapes] "
+                 "FILE...\n");
     return 2;
   }
   std::string Missing;
@@ -439,6 +445,14 @@ int run(int Argc, char **Argv) {
       }
       MPI_Datatype D = H->get();
       MPI_Type_commit(&D);
+      if (Shapes && Rank == 0) {
+        MPI_Count Size = 0, Lb = 0, Extent = 0;
+        MPI_Type_size_x(D, &Size);
+        MPI_Type_get_extent_x(D, &Lb, &Extent);
+        std::printf("0 shape %s size=%lld extent=%lld\n", N.Name.c_str(),
+                    static_cast<long long>(Size),
+                    static_cast<long long>(Extent));
+      }
       Exchanger(N.Name, N.T, D, Count).run(P2POnly);
     }
   }

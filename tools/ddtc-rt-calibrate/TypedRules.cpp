@@ -1,8 +1,6 @@
 //===- tools/ddtc-rt-calibrate/TypedRules.cpp - Rules from a table --------===//
 #include "TypedRules.h"
 
-#include "ddtc/Support/ByteSize.h"
-
 #include <algorithm>
 
 namespace ddtc {
@@ -39,16 +37,6 @@ std::vector<TypedRule> deriveTypedRules(
   if (Rules.size() > MaxRules)
     Rules.resize(MaxRules);
   return Rules;
-}
-
-std::string formatTypedRules(const std::vector<TypedRule> &Rules) {
-  if (Rules.empty())
-    return "off";
-  std::string Text;
-  for (const TypedRule &R : Rules)
-    Text += (Text.empty() ? "" : ",") + formatByteSize(R.Block) + ":" +
-            formatByteSize(R.Above);
-  return Text;
 }
 
 } // namespace ddtc

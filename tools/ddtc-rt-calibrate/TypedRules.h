@@ -11,21 +11,12 @@
 #ifndef DDTC_TOOLS_RT_CALIBRATE_TYPEDRULES_H
 #define DDTC_TOOLS_RT_CALIBRATE_TYPEDRULES_H
 
+#include "ddtc/Runtime/TypedBlockRules.h"
+
 #include <cstdint>
-#include <string>
 #include <vector>
 
 namespace ddtc {
-
-/// One rule of DDTC_RT_TYPED_BLOCKS: messages of more than Above packed
-/// bytes on types whose blocks average at least Block bytes go to MPI.
-struct TypedRule {
-  uint64_t Block;
-  uint64_t Above;
-  bool operator==(const TypedRule &O) const {
-    return Block == O.Block && Above == O.Above;
-  }
-};
 
 /// The outcome of one probe: MPI's engine won, lost, or neither by the
 /// margin (a tie, where the choice costs nothing).
@@ -43,11 +34,8 @@ enum class Outcome { Tie, TypedWins, TypedLoses };
 /// docs/runtime.md writes them.
 std::vector<TypedRule> deriveTypedRules(
     const std::vector<uint64_t> &Blocks, const std::vector<uint64_t> &Sizes,
-    const std::vector<std::vector<Outcome>> &Outcomes, size_t MaxRules = 4);
-
-/// The rules as DDTC_RT_TYPED_BLOCKS takes them: "1K:16K,256:256K", or
-/// "off" for none.
-std::string formatTypedRules(const std::vector<TypedRule> &Rules);
+    const std::vector<std::vector<Outcome>> &Outcomes,
+    size_t MaxRules = MaxTypedRules);
 
 } // namespace ddtc
 

@@ -329,7 +329,10 @@ int run(int Argc, char **Argv) {
                                formatByteSize(Window.second)
                          : std::string("off")) +
           "\n";
-  Text += "DDTC_RT_TYPED_BLOCKS=" + formatTypedRules(TypedBlocks) + "\n";
+  Text += "DDTC_RT_TYPED_BLOCKS=" +
+          formatTypedRules(TypedBlocks.data(), TypedBlocks.size(),
+                           /*Suffixes=*/true) +
+          "\n";
   if (O.Output.empty()) {
     std::fputs(Text.c_str(), stdout);
     return 0;

@@ -76,10 +76,10 @@ struct Assessment {
   double SendsOnlyGain = 1;
   /// The layout key in hex (ddtc/Passes/LayoutKey.h): the key of the
   /// type's kernel in an emitted table and in the runtime's report, by
-  /// which a report entry is matched to its type in a trace. Empty for a
-  /// type of size 0, which has none, and for one of more than MaxFlatRuns
-  /// blocks, whose key costs a normalization more (ddtc emit's kernel
-  /// table has it).
+  /// which a report entry is matched to its type in a trace. Empty where
+  /// computeLayoutKey gives none (size 0, displacements that overflow when
+  /// translated), and for a type of more than MaxFlatRuns blocks, whose key
+  /// costs a normalization more (ddtc emit's kernel table has it).
   std::string LayoutKey;
 };
 /// The report on Given, whose normal form Normal was computed and checked

@@ -16,6 +16,10 @@ const std::vector<uint64_t> Blocks = {256, 384, 512, 1024, 4096};
 const std::vector<uint64_t> Sizes = {16 << 10,  32 << 10,  64 << 10,
                                      128 << 10, 256 << 10, 1 << 20};
 
+std::string text(const std::vector<TypedRule> &Rules) {
+  return formatTypedRules(Rules.data(), Rules.size(), /*Suffixes=*/true);
+}
+
 std::vector<TypedRule> derive(const std::vector<std::vector<Outcome>> &Table,
                               size_t MaxRules = 4) {
   return deriveTypedRules(Blocks, Sizes, Table, MaxRules);
@@ -24,7 +28,7 @@ std::vector<TypedRule> derive(const std::vector<std::vector<Outcome>> &Table,
 TEST(TypedRules, NoWinIsOff) {
   std::vector<std::vector<Outcome>> Table(5, std::vector<Outcome>(6, L));
   EXPECT_TRUE(derive(Table).empty());
-  EXPECT_EQ(formatTypedRules(derive(Table)), "off");
+  EXPECT_EQ(text(derive(Table)), "off");
 }
 
 // A machine whose threshold falls as blocks grow (session 26's Zen 3 host
@@ -42,7 +46,7 @@ TEST(TypedRules, ARulePerThreshold) {
   std::vector<TypedRule> Expected = {
       {1024, 8 << 10}, {512, 16 << 10}, {384, 32 << 10}};
   EXPECT_EQ(Rules, Expected);
-  EXPECT_EQ(formatTypedRules(Rules), "1K:8K,512:16K,384:32K");
+  EXPECT_EQ(text(Rules), "1K:8K,512:16K,384:32K");
 }
 
 // A rule covers the larger blocks too: its threshold is theirs where they
@@ -105,7 +109,38 @@ TEST(TypedRules, AtMostMaxRules) {
   EXPECT_EQ(All.back(), (TypedRule{256, 256 << 10}));
   std::vector<TypedRule> Four = derive(Table);
   EXPECT_EQ(Four, std::vector<TypedRule>(All.begin(), All.begin() + 4));
-  EXPECT_EQ(formatTypedRules(Four), "4K:8K,1K:16K,512:64K,384:128K");
+  EXPECT_EQ(text(Four), "4K:8K,1K:16K,512:64K,384:128K");
+}
+
+// What the calibration writes, the runtime reads back (one definition of
+// the syntax, ddtc/Runtime/TypedBlockRules.h), with suffixes as in a
+// settings file and in bytes as in the runtime's report.
+TEST(TypedRules, WrittenRulesReadBack) {
+  std::vector<TypedRule> Rules = {{4096, 8 << 10}, {1024, 16 << 10},
+                                  {384, 32 << 10}, {256, 1 << 20}};
+  for (bool Suffixes : {true, false}) {
+    std::string Text = formatTypedRules(Rules.data(), Rules.size(), Suffixes);
+    TypedRule Read[MaxTypedRules];
+    size_t N = 0;
+    ASSERT_TRUE(parseTypedRules(Text, Read, N)) << Text;
+    EXPECT_EQ(std::vector<TypedRule>(Read, Read + N), Rules) << Text;
+  }
+  EXPECT_EQ(formatTypedRules(Rules.data(), 2, false), "4096:8192,1024:16384");
+  TypedRule Read[MaxTypedRules];
+  size_t N = 3;
+  ASSERT_TRUE(parseTypedRules("off", Read, N));
+  EXPECT_EQ(N, 0u);
+}
+
+TEST(TypedRules, BadSettingsAreRefusedWhole) {
+  for (const char *Bad : {"", "1K", "1K:16K,", ",1K:16K", "0:16K",
+                          "1K:16K,,256:256K", "1:1,2:2,3:3,4:4,5:5", "1K:x"}) {
+    TypedRule Read[MaxTypedRules] = {{7, 7}};
+    size_t N = 1;
+    EXPECT_FALSE(parseTypedRules(Bad, Read, N)) << Bad;
+    EXPECT_EQ(N, 1u) << Bad;
+    EXPECT_EQ(Read[0], (TypedRule{7, 7})) << Bad;
+  }
 }
 
 } // namespace
