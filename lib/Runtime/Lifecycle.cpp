@@ -46,7 +46,8 @@ void configureTypedBlocks(RuntimeState &R, const char *V,
   warn(R.Rank, Where + "DDTC_RT_TYPED_BLOCKS='" + V +
                    "' is neither BLOCK:BYTES[,BLOCK:BYTES...] (sizes, BLOCK "
                    "> 0, at most " +
-                   std::to_string(MaxTypedRules) + " rules) nor off; keeping off");
+                   std::to_string(MaxTypedRules) +
+                   " rules) nor off; keeping off");
 }
 
 RuntimeSettings &settings() {

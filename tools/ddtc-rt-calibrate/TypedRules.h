@@ -32,10 +32,11 @@ enum class Outcome { Tie, TypedWins, TypedLoses };
 /// those of the largest blocks (dropping a rule leaves messages to the
 /// kernels, never to MPI where it lost). Largest block first, as
 /// docs/runtime.md writes them.
-std::vector<TypedRule> deriveTypedRules(
-    const std::vector<uint64_t> &Blocks, const std::vector<uint64_t> &Sizes,
-    const std::vector<std::vector<Outcome>> &Outcomes,
-    size_t MaxRules = MaxTypedRules);
+std::vector<TypedRule>
+deriveTypedRules(const std::vector<uint64_t> &Blocks,
+                 const std::vector<uint64_t> &Sizes,
+                 const std::vector<std::vector<Outcome>> &Outcomes,
+                 size_t MaxRules = MaxTypedRules);
 
 } // namespace ddtc
 

@@ -116,8 +116,8 @@ TEST(TypedRules, AtMostMaxRules) {
 // the syntax, ddtc/Runtime/TypedBlockRules.h), with suffixes as in a
 // settings file and in bytes as in the runtime's report.
 TEST(TypedRules, WrittenRulesReadBack) {
-  std::vector<TypedRule> Rules = {{4096, 8 << 10}, {1024, 16 << 10},
-                                  {384, 32 << 10}, {256, 1 << 20}};
+  std::vector<TypedRule> Rules = {
+      {4096, 8 << 10}, {1024, 16 << 10}, {384, 32 << 10}, {256, 1 << 20}};
   for (bool Suffixes : {true, false}) {
     std::string Text = formatTypedRules(Rules.data(), Rules.size(), Suffixes);
     TypedRule Read[MaxTypedRules];

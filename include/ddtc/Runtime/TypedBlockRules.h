@@ -48,8 +48,7 @@ inline bool parseTypedRules(std::string_view Text,
     size_t End = std::min(Text.find(',', Start), Text.size());
     TypedRule R;
     if (Count == MaxTypedRules ||
-        !parseByteSizePair(Text.substr(Start, End - Start), R.Block,
-                           R.Above) ||
+        !parseByteSizePair(Text.substr(Start, End - Start), R.Block, R.Above) ||
         R.Block == 0)
       return false;
     Rules[Count++] = R;
