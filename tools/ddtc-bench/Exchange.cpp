@@ -5,13 +5,10 @@
 #include "ddtc/IR/Predefined.h"
 #include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/MPI/SplitSend.h"
-#include "ddtc/Support/Address.h"
 
 #include <algorithm>
 #include <climits>
-#include <cstdlib>
 #include <cstring>
-#include <new>
 
 namespace ddtc::bench {
 
@@ -89,38 +86,6 @@ std::string firstDifference(const uint8_t *A, const uint8_t *B, size_t N,
 } // namespace
 
 //===----------------------------------------------------------------------===//
-// Buffer
-//===----------------------------------------------------------------------===//
-
-void Buffer::FreeDeleter::operator()(void *P) const { std::free(P); }
-
-Buffer::Buffer(int64_t Lo, int64_t Hi) {
-  // Lo rounded down to 64, so that the base pointer is aligned.
-  int64_t Start = Lo >= 0 ? Lo / 64 * 64 : -((-Lo + 63) / 64 * 64);
-  Bytes = static_cast<size_t>((std::max(Hi, Start) - Start + 63) / 64 * 64);
-  Mem.reset(static_cast<uint8_t *>(
-      std::aligned_alloc(64, std::max<size_t>(Bytes, 64))));
-  if (!Mem)
-    throw std::bad_alloc();
-  // The base may lie outside the allocation (a type whose data starts far
-  // from byte 0); MPI and the kernels only add the typemap's offsets to it.
-  Base = displaceAddress(Mem.get(), -Start);
-}
-
-void Buffer::fill(uint64_t Salt) {
-  uint64_t X = Salt * 0x9E3779B97F4A7C15ull + 1;
-  size_t I = 0;
-  for (; I + 8 <= Bytes; I += 8) {
-    X ^= X << 13;
-    X ^= X >> 7;
-    X ^= X << 17;
-    std::memcpy(Mem.get() + I, &X, 8);
-  }
-  for (; I < Bytes; ++I)
-    Mem[I] = static_cast<uint8_t>(X >> (8 * (I % 8)));
-}
-
-//===----------------------------------------------------------------------===//
 // Exchange
 //===----------------------------------------------------------------------===//
 
@@ -164,18 +129,21 @@ Exchange::Exchange(const TypeUnderTest &U, Op O, int64_t Count, int Rank,
       Bytes(Count * U.T->size()), Chunk(pieceBytes(Bytes, Chunk)),
       RecvCount(recvInstances(O, Count, Size)) {
   Span Send = spanOf(U.T, Count), Recv = spanOf(U.T, RecvCount);
-  TypedSend = Buffer(int64_t(Send.Lo), int64_t(Send.Hi));
-  TypedRecv = Buffer(int64_t(Recv.Lo), int64_t(Recv.Hi));
+  // Each buffer at its own offset within a page (see Buffer): the pairs
+  // that are copied into each other (typed and packed, sent and received)
+  // never share one, whatever the sizes.
+  TypedSend = Buffer(int64_t(Send.Lo), int64_t(Send.Hi), 0);
+  TypedRecv = Buffer(int64_t(Recv.Lo), int64_t(Recv.Hi), 1024);
   TypedSend.fill(typedSendSalt(Rank));
 
   MPI_Pack_size(static_cast<int>(Count), U.Mpi, MPI_COMM_WORLD, &PackCapacity);
   int64_t Gather = O == Op::Allgather ? Size : 1;
   int64_t PackBytes = std::max<int64_t>(PackCapacity, Bytes);
   // Room for the ddtc variant's split sends (SplitSend.h) as well.
-  PackSend = Buffer(0, PackBytes + static_cast<int64_t>(SplitSends::Gap));
-  PackRecv = Buffer(0, PackBytes * Gather);
-  RefSend = Buffer(0, Bytes);
-  RefRecv = Buffer(0, Bytes * Gather);
+  PackSend = Buffer(0, PackBytes + static_cast<int64_t>(SplitSends::Gap), 2048);
+  PackRecv = Buffer(0, PackBytes * Gather, 3072);
+  RefSend = Buffer(0, Bytes, 512);
+  RefRecv = Buffer(0, Bytes * Gather, 2560);
   RefSend.fill(refSendSalt(Rank));
   // What MPI_Pack writes for Count instances: the length every variant
   // that sends MPI_PACKED sends and unpacks.
@@ -533,7 +501,7 @@ bool Exchange::referenceArrived(std::string &Where) const {
     for (int R = 0; R < Size; ++R)
       From.push_back(R);
   for (size_t Block = 0; Block < From.size(); ++Block) {
-    Buffer Expected(0, Bytes);
+    Buffer Expected(0, Bytes, 0);
     Expected.fill(refSendSalt(From[Block]));
     const uint8_t *Got = RefRecv.base() + Block * Bytes;
     if (std::memcmp(Got, Expected.base(), size_t(Bytes)) != 0) {

@@ -31,6 +31,7 @@
 #define DDTC_BENCH_EXCHANGE_H
 
 #include "BenchOptions.h"
+#include "Buffer.h"
 
 #include "ddtc/IR/Type.h"
 #include "ddtc/Runtime/KernelABI.h"
@@ -45,27 +46,6 @@
 #include <vector>
 
 namespace ddtc::bench {
-
-/// Bytes [Lo, Hi) around a base pointer, the base 64-byte aligned as an
-/// application's array would be, filled with a pattern chosen by a salt.
-class Buffer {
-public:
-  Buffer() = default;
-  Buffer(int64_t Lo, int64_t Hi);
-  /// The pointer given to MPI: byte 0 of the typemap's coordinates.
-  uint8_t *base() const { return Base; }
-  uint8_t *begin() const { return Mem.get(); }
-  size_t bytes() const { return Bytes; }
-  void fill(uint64_t Salt);
-
-private:
-  struct FreeDeleter {
-    void operator()(void *P) const;
-  };
-  std::unique_ptr<uint8_t[], FreeDeleter> Mem;
-  uint8_t *Base = nullptr;
-  size_t Bytes = 0;
-};
 
 /// A type ready to be measured: its MPI handles (committed) and kernel.
 struct TypeUnderTest {
