@@ -39,17 +39,32 @@
 // application's array would be, and the allocation covers the span
 // extended to 64-byte boundaries.
 //
+// Floor (--pieces BYTES; 2 ranks): what any packing scheme that sends its
+// packed bytes through MPI could reach, beside MPI's own datatype path.
+// Each ping-pong of the type is followed by three of its bytes, contiguous:
+// as one message (the reference); as consecutive pieces of BYTES, posted
+// and sent as ddtc-bench's ddtc variant sends them (its protocol with no
+// packing at all); and as those pieces with a memcpy of each piece into a
+// staging buffer before it is sent and out of one after it arrives (packing
+// and unpacking at memcpy speed, the cheapest they can be: a pack reads and
+// writes as many bytes). Where MPI's datatype path is faster than the
+// copied pieces, no such scheme beats it (docs/performance.md, "What is
+// left").
+//
 // Types of size 0 and those on which MPICH 4.0.2's pack may crash
 // (mayCrashYaksaPack) are skipped, with a note on stderr.
 //
 // Usage:
 //   ddtc-rt-pingpong [--runs R] [--nrep N] FILE...
 //   ddtc-rt-pingpong --commit [--runs R] [--commit-reps N] FILE...
+//   ddtc-rt-pingpong --pieces BYTES [--runs R] [--nrep N] FILE...
 //
 // Output (rank 0), CSV with a header line, times in microseconds:
 //   name,bytes,nrep,type_median,type_mean,type_min,type_max,
 //     ref_median,ref_mean,ref_min,ref_max
 //   name,bytes,reps,first,commit_median,commit_mean,commit_min,commit_max
+//   name,bytes,nrep,piece,type_median,ref_median,pieces_median,
+//     copied_median
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/IR/Module.h"
@@ -83,6 +98,7 @@ struct Options {
   int Nrep = 0; ///< 0: by message size
   bool Commit = false;
   int CommitReps = 20;
+  int Pieces = 0; ///< --pieces: the piece in bytes; 0: not this mode
   std::vector<std::string> Files;
 };
 
@@ -111,6 +127,7 @@ public:
   void addRun(const std::vector<double> &Seconds) {
     Medians.push_back(median(Seconds) * 1e6);
   }
+  double medianUs() const { return median(Medians); }
   std::string csv() const {
     double Mean = std::accumulate(Medians.begin(), Medians.end(), 0.0) /
                   static_cast<double>(Medians.size());
@@ -223,6 +240,111 @@ std::vector<double> slowerRank(const std::vector<double> &Mine) {
   return Max;
 }
 
+/// One timed ping-pong of Bytes contiguous bytes in pieces of Piece bytes,
+/// every receive posted first and every send started at once, as
+/// ddtc-bench's ddtc variant does; with Copy, each piece is copied from Send
+/// into Stage before it is sent, and out of Stage into Recv once it has
+/// arrived (the cheapest packing and unpacking). This rank's elapsed time.
+double piecesPingPong(const uint8_t *Send, uint8_t *Recv, uint8_t *Stage,
+                      int64_t Bytes, int64_t Piece, bool Copy,
+                      std::vector<MPI_Request> &Requests) {
+  constexpr int Tag = 8;
+  const int N = static_cast<int>((Bytes + Piece - 1) / Piece);
+  auto send = [&](const uint8_t *From, int Peer) {
+    for (int I = 0; I < N; ++I) {
+      int64_t Lo = I * Piece, Len = std::min(Piece, Bytes - Lo);
+      const uint8_t *Out = From + Lo;
+      if (Copy) {
+        std::memcpy(Stage + Lo, From + Lo, static_cast<size_t>(Len));
+        Out = Stage + Lo;
+      }
+      MPI_Isend(Out, static_cast<int>(Len), MPI_BYTE, Peer, Tag, MPI_COMM_WORLD,
+                &Requests[static_cast<size_t>(I)]);
+    }
+    MPI_Waitall(N, Requests.data(), MPI_STATUSES_IGNORE);
+  };
+  auto receive = [&](uint8_t *To, int Peer) {
+    uint8_t *In = Copy ? Stage : To;
+    for (int I = 0; I < N; ++I) {
+      int64_t Lo = I * Piece, Len = std::min(Piece, Bytes - Lo);
+      MPI_Irecv(In + Lo, static_cast<int>(Len), MPI_BYTE, Peer, Tag,
+                MPI_COMM_WORLD, &Requests[static_cast<size_t>(I)]);
+    }
+    for (int I = 0; I < N; ++I) {
+      int64_t Lo = I * Piece, Len = std::min(Piece, Bytes - Lo);
+      MPI_Wait(&Requests[static_cast<size_t>(I)], MPI_STATUS_IGNORE);
+      if (Copy)
+        std::memcpy(To + Lo, Stage + Lo, static_cast<size_t>(Len));
+    }
+  };
+  MPI_Barrier(MPI_COMM_WORLD);
+  double Start = MPI_Wtime();
+  if (Rank == 0) {
+    send(Send, 1);
+    receive(Recv, 1);
+  } else if (Rank == 1) {
+    receive(Recv, 0);
+    send(Recv, 0);
+  }
+  return MPI_Wtime() - Start;
+}
+
+/// --pieces: the type through MPI's datatype path against its bytes as one
+/// message, in pieces, and in pieces copied on both sides.
+void benchFloor(const std::string &Name, const Type *T, MPI_Datatype H,
+                const Options &O) {
+  int64_t Bytes = T->size(), Piece = O.Pieces;
+  int Nrep = nrepFor(Bytes, O);
+  Buffer TypedSend = typedBuffer(T, 1), TypedRecv = typedBuffer(T, 2);
+  Buffer RefSend(0, Bytes, 3), RefRecv(0, Bytes, 4), Stage(0, Bytes, 5);
+  std::vector<MPI_Request> Requests(
+      static_cast<size_t>((Bytes + Piece - 1) / Piece));
+  auto whole = [&] {
+    return pingPong(RefSend.base(), RefRecv.base(), static_cast<int>(Bytes),
+                    MPI_BYTE);
+  };
+  auto pieces = [&](bool Copy) {
+    return piecesPingPong(RefSend.base(), RefRecv.base(), Stage.base(), Bytes,
+                          Piece, Copy, Requests);
+  };
+  for (int Warm = 0; Warm < 2; ++Warm) {
+    pingPong(TypedSend.base(), TypedRecv.base(), 1, H);
+    whole();
+    for (bool Copy : {false, true}) {
+      std::memset(RefRecv.base(), 0, static_cast<size_t>(Bytes));
+      pieces(Copy);
+      if (Warm == 0 && Rank == 0 &&
+          std::memcmp(RefSend.base(), RefRecv.base(),
+                      static_cast<size_t>(Bytes)) != 0)
+        fail(Name + ": the pieces rank 0 got back differ from what it sent");
+    }
+  }
+  RunStats Stats[4];
+  std::vector<std::vector<double>> Times(4, std::vector<double>(Nrep));
+  // As ddtc-bench measures: the four take turns run by run, each run of
+  // one is Nrep ping-pongs in a row (seed 000's method).
+  for (int Run = 0; Run < O.Runs; ++Run) {
+    for (int I = 0; I < Nrep; ++I)
+      Times[0][I] = pingPong(TypedSend.base(), TypedRecv.base(), 1, H);
+    for (int I = 0; I < Nrep; ++I)
+      Times[1][I] = whole();
+    for (int I = 0; I < Nrep; ++I)
+      Times[2][I] = pieces(false);
+    for (int I = 0; I < Nrep; ++I)
+      Times[3][I] = pieces(true);
+    for (int K = 0; K < 4; ++K) {
+      std::vector<double> Max = slowerRank(Times[K]);
+      if (Rank == 0)
+        Stats[K].addRun(Max);
+    }
+  }
+  if (Rank == 0)
+    std::printf("%s,%lld,%d,%lld,%.3f,%.3f,%.3f,%.3f\n", Name.c_str(),
+                static_cast<long long>(Bytes), Nrep,
+                static_cast<long long>(Piece), Stats[0].medianUs(),
+                Stats[1].medianUs(), Stats[2].medianUs(), Stats[3].medianUs());
+}
+
 void benchPingPong(const std::string &Name, const Type *T, MPI_Datatype H,
                    const Options &O) {
   int64_t Bytes = T->size();
@@ -314,14 +436,18 @@ Options parseOptions(int Argc, char **Argv) {
       number(I, O.CommitReps);
     else if (A == "--commit")
       O.Commit = true;
+    else if (A == "--pieces")
+      number(I, O.Pieces);
     else if (A.starts_with("-"))
       fail("unknown option " + A);
     else
       O.Files.push_back(A);
   }
   if (O.Files.empty())
-    fail("usage: ddtc-rt-pingpong [--commit] [--runs R] [--nrep N] "
-         "[--commit-reps N] FILE...");
+    fail("usage: ddtc-rt-pingpong [--commit | --pieces BYTES] [--runs R] "
+         "[--nrep N] [--commit-reps N] FILE...");
+  if (O.Commit && O.Pieces)
+    fail("--commit and --pieces are different modes: give one");
   if (!O.Commit && Size != 2)
     fail("the ping-pong runs on exactly 2 ranks");
   return O;
@@ -333,10 +459,12 @@ int run(int Argc, char **Argv) {
   std::vector<MPI_Datatype> Predefined = makeHandleTable(Missing);
   MpiBuilder Builder(Predefined);
   if (Rank == 0)
-    std::printf(O.Commit ? "name,bytes,reps,first,commit_median,commit_mean,"
-                           "commit_min,commit_max\n"
-                         : "name,bytes,nrep,type_median,type_mean,type_min,"
-                           "type_max,ref_median,ref_mean,ref_min,ref_max\n");
+    std::printf(O.Commit   ? "name,bytes,reps,first,commit_median,commit_mean,"
+                             "commit_min,commit_max\n"
+                : O.Pieces ? "name,bytes,nrep,piece,type_median,ref_median,"
+                             "pieces_median,copied_median\n"
+                           : "name,bytes,nrep,type_median,type_mean,type_min,"
+                             "type_max,ref_median,ref_mean,ref_min,ref_max\n");
   for (const std::string &Path : O.Files) {
     TypeContext Ctx;
     Module M(Ctx);
@@ -363,7 +491,10 @@ int run(int Argc, char **Argv) {
       MPI_Datatype D = H->get();
       MPI_Type_set_name(D, N.Name.c_str());
       MPI_Type_commit(&D);
-      benchPingPong(N.Name, N.T, D, O);
+      if (O.Pieces)
+        benchFloor(N.Name, N.T, D, O);
+      else
+        benchPingPong(N.Name, N.T, D, O);
     }
   }
   std::fflush(stdout);

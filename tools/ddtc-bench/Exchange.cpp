@@ -236,13 +236,15 @@ void Exchange::pingPong(Variant V) {
     if (dense()) // the instances are one block: sent from where they are
       return Bounce(TypedSend, TypedRecv, B, MPI_BYTE, U.T->trueLb());
     if (pipelined()) {
-      // Each side posts its receives first, so that no piece waits in
-      // MPI's unexpected queue.
-      postPieces(Peer);
+      // The receiver posts its receives first, so that no piece waits in
+      // MPI's unexpected queue; rank 0 posts its own after its sends, which
+      // complete (under the eager limit) before rank 1 returns anything.
       if (Rank == 0) {
         sendPieces(TypedSend.base(), Peer);
+        postPieces(Peer);
         unpackPieces(TypedRecv.base());
       } else {
+        postPieces(Peer);
         unpackPieces(TypedRecv.base());
         sendPieces(TypedRecv.base(), Peer);
       }
