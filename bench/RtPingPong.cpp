@@ -39,17 +39,19 @@
 // application's array would be, and the allocation covers the span
 // extended to 64-byte boundaries.
 //
-// Floor (--pieces BYTES; 2 ranks): what any packing scheme that sends its
+// Floor (--pieces BYTES; 2 ranks): what a packing scheme that sends its
 // packed bytes through MPI could reach, beside MPI's own datatype path.
-// Each ping-pong of the type is followed by three of its bytes, contiguous:
-// as one message (the reference); as consecutive pieces of BYTES, posted
-// and sent as ddtc-bench's ddtc variant sends them (its protocol with no
-// packing at all); and as those pieces with a memcpy of each piece into a
-// staging buffer before it is sent and out of one after it arrives (packing
-// and unpacking at memcpy speed, the cheapest they can be: a pack reads and
-// writes as many bytes). Where MPI's datatype path is faster than the
-// copied pieces, no such scheme beats it (docs/performance.md, "What is
-// left").
+// The type's ping-pong is timed with four of its bytes: as one contiguous
+// message (the reference); as consecutive pieces of BYTES, posted and sent
+// as ddtc-bench's ddtc variant sends them (its protocol with no packing at
+// all); those pieces with a memcpy of each piece into a staging buffer
+// before it is sent and out of one after it arrives (packing at memcpy
+// speed from contiguous data: no pack is cheaper); and those pieces copied
+// run by run from the type's layout and back into it (a memcpy per
+// contiguous run: a pack at memcpy speed where the blocks are large, a
+// poor one where they are small). Where MPI's datatype path is as fast as
+// the last, no packing scheme can be faster than it by more than the
+// difference (docs/performance.md, "Session 28").
 //
 // Types of size 0 and those on which MPICH 4.0.2's pack may crash
 // (mayCrashYaksaPack) are skipped, with a note on stderr.
@@ -64,7 +66,7 @@
 //     ref_median,ref_mean,ref_min,ref_max
 //   name,bytes,reps,first,commit_median,commit_mean,commit_min,commit_max
 //   name,bytes,nrep,piece,type_median,ref_median,pieces_median,
-//     copied_median
+//     copied_median,layout_median
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/IR/Module.h"
@@ -203,6 +205,15 @@ bool sameData(const Type *T, const uint8_t *A, const uint8_t *B) {
   return true;
 }
 
+/// Zeroes the bytes of one instance of T in Buf, so that a transfer that
+/// does not arrive is noticed.
+void clearData(const Type *T, uint8_t *Buf) {
+  TypemapWalker W(T, 1, WalkMode::Bytes);
+  TypemapRun Run;
+  while (W.next(Run))
+    std::memset(Buf + Run.Offset, 0, static_cast<size_t>(Run.Length));
+}
+
 //===----------------------------------------------------------------------===//
 // Ping-pong
 //===----------------------------------------------------------------------===//
@@ -240,13 +251,77 @@ std::vector<double> slowerRank(const std::vector<double> &Mine) {
   return Max;
 }
 
-/// One timed ping-pong of Bytes contiguous bytes in pieces of Piece bytes,
-/// every receive posted first and every send started at once, as
-/// ddtc-bench's ddtc variant does; with Copy, each piece is copied from Send
-/// into Stage before it is sent, and out of Stage into Recv once it has
-/// arrived (the cheapest packing and unpacking). This rank's elapsed time.
+/// How the pieces of a --pieces ping-pong are made and taken apart: piece
+/// I of a message is bytes [I x Piece, (I + 1) x Piece) of its packed
+/// stream. With no copier the message's bytes are sent where they lie.
+class PieceCopier {
+public:
+  /// Contiguous: the stream is a contiguous buffer, copied with one memcpy
+  /// per piece. Otherwise T's byte runs, one memcpy each (T's blocks are
+  /// taken from where they lie in a typed buffer, as a pack would).
+  PieceCopier(const Type *T, int64_t Piece, bool Contiguous)
+      : Piece(Piece), Bytes(T->size()), Contiguous(Contiguous) {
+    if (Contiguous)
+      return;
+    // The runs, split where pieces end, and the first run of each piece.
+    TypemapWalker W(T, 1, WalkMode::Bytes);
+    TypemapRun Run;
+    int64_t Packed = 0;
+    while (W.next(Run))
+      for (int64_t Done = 0; Done < Run.Length;) {
+        int64_t Len = std::min(Run.Length - Done, Piece - Packed % Piece);
+        if (Packed % Piece == 0)
+          First.push_back(Runs.size());
+        Runs.push_back({Run.Offset + Done, Packed, Len});
+        Done += Len;
+        Packed += Len;
+      }
+    First.push_back(Runs.size());
+  }
+  /// Piece I of what Typed holds into Stage (at its place in the stream).
+  void out(const uint8_t *Typed, uint8_t *Stage, int I) const {
+    if (Contiguous) {
+      int64_t Lo = I * Piece;
+      std::memcpy(Stage + Lo, Typed + Lo, lengthOf(I));
+      return;
+    }
+    for (size_t R = First[I]; R < First[I + 1]; ++R)
+      std::memcpy(Stage + Runs[R].Packed, Typed + Runs[R].Typed,
+                  static_cast<size_t>(Runs[R].Length));
+  }
+  /// Piece I from Stage into its place in Typed.
+  void in(const uint8_t *Stage, uint8_t *Typed, int I) const {
+    if (Contiguous) {
+      int64_t Lo = I * Piece;
+      std::memcpy(Typed + Lo, Stage + Lo, lengthOf(I));
+      return;
+    }
+    for (size_t R = First[I]; R < First[I + 1]; ++R)
+      std::memcpy(Typed + Runs[R].Typed, Stage + Runs[R].Packed,
+                  static_cast<size_t>(Runs[R].Length));
+  }
+
+private:
+  size_t lengthOf(int I) const {
+    return static_cast<size_t>(std::min(Piece, Bytes - I * Piece));
+  }
+  struct Segment {
+    int64_t Typed, Packed, Length;
+  };
+  int64_t Piece, Bytes;
+  bool Contiguous;
+  std::vector<Segment> Runs;
+  std::vector<size_t> First;
+};
+
+/// One timed ping-pong of a message of Bytes packed bytes in pieces of
+/// Piece bytes, every receive posted first and every send started at once,
+/// as ddtc-bench's ddtc variant does. Without a copier the pieces are sent
+/// from Send and received into Recv where they lie; with one, each piece is
+/// copied (packed) from Send into Stage before it is sent and out of Stage
+/// into Recv (unpacked) once it has arrived. This rank's elapsed time.
 double piecesPingPong(const uint8_t *Send, uint8_t *Recv, uint8_t *Stage,
-                      int64_t Bytes, int64_t Piece, bool Copy,
+                      int64_t Bytes, int64_t Piece, const PieceCopier *Copy,
                       std::vector<MPI_Request> &Requests) {
   constexpr int Tag = 8;
   const int N = static_cast<int>((Bytes + Piece - 1) / Piece);
@@ -255,7 +330,7 @@ double piecesPingPong(const uint8_t *Send, uint8_t *Recv, uint8_t *Stage,
       int64_t Lo = I * Piece, Len = std::min(Piece, Bytes - Lo);
       const uint8_t *Out = From + Lo;
       if (Copy) {
-        std::memcpy(Stage + Lo, From + Lo, static_cast<size_t>(Len));
+        Copy->out(From, Stage, I);
         Out = Stage + Lo;
       }
       MPI_Isend(Out, static_cast<int>(Len), MPI_BYTE, Peer, Tag, MPI_COMM_WORLD,
@@ -271,10 +346,9 @@ double piecesPingPong(const uint8_t *Send, uint8_t *Recv, uint8_t *Stage,
                 MPI_COMM_WORLD, &Requests[static_cast<size_t>(I)]);
     }
     for (int I = 0; I < N; ++I) {
-      int64_t Lo = I * Piece, Len = std::min(Piece, Bytes - Lo);
       MPI_Wait(&Requests[static_cast<size_t>(I)], MPI_STATUS_IGNORE);
       if (Copy)
-        std::memcpy(To + Lo, Stage + Lo, static_cast<size_t>(Len));
+        Copy->in(Stage, To, I);
     }
   };
   MPI_Barrier(MPI_COMM_WORLD);
@@ -290,7 +364,8 @@ double piecesPingPong(const uint8_t *Send, uint8_t *Recv, uint8_t *Stage,
 }
 
 /// --pieces: the type through MPI's datatype path against its bytes as one
-/// message, in pieces, and in pieces copied on both sides.
+/// message, in pieces, in pieces copied from and to contiguous buffers, and
+/// in pieces copied run by run from and to the type's layout.
 void benchFloor(const std::string &Name, const Type *T, MPI_Datatype H,
                 const Options &O) {
   int64_t Bytes = T->size(), Piece = O.Pieces;
@@ -299,50 +374,57 @@ void benchFloor(const std::string &Name, const Type *T, MPI_Datatype H,
   Buffer RefSend(0, Bytes, 3), RefRecv(0, Bytes, 4), Stage(0, Bytes, 5);
   std::vector<MPI_Request> Requests(
       static_cast<size_t>((Bytes + Piece - 1) / Piece));
-  auto whole = [&] {
-    return pingPong(RefSend.base(), RefRecv.base(), static_cast<int>(Bytes),
-                    MPI_BYTE);
+  PieceCopier Contiguous(T, Piece, true), Layout(T, Piece, false);
+  constexpr int Kinds = 5;
+  // Each kind's ping-pong: the typed send, one contiguous message, pieces,
+  // pieces copied contiguously, pieces copied from the layout.
+  auto pingPongOf = [&](int Kind) {
+    switch (Kind) {
+    case 0:
+      return pingPong(TypedSend.base(), TypedRecv.base(), 1, H);
+    case 1:
+      return pingPong(RefSend.base(), RefRecv.base(), static_cast<int>(Bytes),
+                      MPI_BYTE);
+    case 2:
+    case 3:
+      return piecesPingPong(RefSend.base(), RefRecv.base(), Stage.base(), Bytes,
+                            Piece, Kind == 3 ? &Contiguous : nullptr, Requests);
+    default:
+      return piecesPingPong(TypedSend.base(), TypedRecv.base(), Stage.base(),
+                            Bytes, Piece, &Layout, Requests);
+    }
   };
-  auto pieces = [&](bool Copy) {
-    return piecesPingPong(RefSend.base(), RefRecv.base(), Stage.base(), Bytes,
-                          Piece, Copy, Requests);
-  };
-  for (int Warm = 0; Warm < 2; ++Warm) {
-    pingPong(TypedSend.base(), TypedRecv.base(), 1, H);
-    whole();
-    for (bool Copy : {false, true}) {
+  for (int Warm = 0; Warm < 2; ++Warm)
+    for (int Kind = 0; Kind < Kinds; ++Kind) {
       std::memset(RefRecv.base(), 0, static_cast<size_t>(Bytes));
-      pieces(Copy);
-      if (Warm == 0 && Rank == 0 &&
-          std::memcmp(RefSend.base(), RefRecv.base(),
-                      static_cast<size_t>(Bytes)) != 0)
-        fail(Name + ": the pieces rank 0 got back differ from what it sent");
+      clearData(T, TypedRecv.base());
+      pingPongOf(Kind);
+      bool Same = Kind == 0 || Kind == 4
+                      ? sameData(T, TypedSend.base(), TypedRecv.base())
+                      : std::memcmp(RefSend.base(), RefRecv.base(),
+                                    static_cast<size_t>(Bytes)) == 0;
+      if (Warm == 0 && Rank == 0 && !Same)
+        fail(Name + ": the data rank 0 got back differ from what it sent (" +
+             std::to_string(Kind) + ")");
     }
-  }
-  RunStats Stats[4];
-  std::vector<std::vector<double>> Times(4, std::vector<double>(Nrep));
-  // As ddtc-bench measures: the four take turns run by run, each run of
+  // As ddtc-bench measures: the kinds take turns run by run, each run of
   // one is Nrep ping-pongs in a row (seed 000's method).
-  for (int Run = 0; Run < O.Runs; ++Run) {
-    for (int I = 0; I < Nrep; ++I)
-      Times[0][I] = pingPong(TypedSend.base(), TypedRecv.base(), 1, H);
-    for (int I = 0; I < Nrep; ++I)
-      Times[1][I] = whole();
-    for (int I = 0; I < Nrep; ++I)
-      Times[2][I] = pieces(false);
-    for (int I = 0; I < Nrep; ++I)
-      Times[3][I] = pieces(true);
-    for (int K = 0; K < 4; ++K) {
-      std::vector<double> Max = slowerRank(Times[K]);
+  RunStats Stats[Kinds];
+  std::vector<double> Times(Nrep);
+  for (int Run = 0; Run < O.Runs; ++Run)
+    for (int Kind = 0; Kind < Kinds; ++Kind) {
+      for (double &Time : Times)
+        Time = pingPongOf(Kind);
+      std::vector<double> Max = slowerRank(Times);
       if (Rank == 0)
-        Stats[K].addRun(Max);
+        Stats[Kind].addRun(Max);
     }
-  }
   if (Rank == 0)
-    std::printf("%s,%lld,%d,%lld,%.3f,%.3f,%.3f,%.3f\n", Name.c_str(),
+    std::printf("%s,%lld,%d,%lld,%.3f,%.3f,%.3f,%.3f,%.3f\n", Name.c_str(),
                 static_cast<long long>(Bytes), Nrep,
                 static_cast<long long>(Piece), Stats[0].medianUs(),
-                Stats[1].medianUs(), Stats[2].medianUs(), Stats[3].medianUs());
+                Stats[1].medianUs(), Stats[2].medianUs(), Stats[3].medianUs(),
+                Stats[4].medianUs());
 }
 
 void benchPingPong(const std::string &Name, const Type *T, MPI_Datatype H,
@@ -462,7 +544,7 @@ int run(int Argc, char **Argv) {
     std::printf(O.Commit   ? "name,bytes,reps,first,commit_median,commit_mean,"
                              "commit_min,commit_max\n"
                 : O.Pieces ? "name,bytes,nrep,piece,type_median,ref_median,"
-                             "pieces_median,copied_median\n"
+                             "pieces_median,copied_median,layout_median\n"
                            : "name,bytes,nrep,type_median,type_mean,type_min,"
                              "type_max,ref_median,ref_mean,ref_min,ref_max\n");
   for (const std::string &Path : O.Files) {
