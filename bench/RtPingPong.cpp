@@ -259,10 +259,17 @@ public:
   /// Contiguous: the stream is a contiguous buffer, copied with one memcpy
   /// per piece. Otherwise T's byte runs, one memcpy each (T's blocks are
   /// taken from where they lie in a typed buffer, as a pack would).
-  PieceCopier(const Type *T, int64_t Piece, bool Contiguous)
-      : Piece(Piece), Bytes(T->size()), Contiguous(Contiguous) {
-    if (Contiguous)
+  PieceCopier(const Type *T, int64_t Piece, bool Contiguous) {
+    int64_t Bytes = T->size();
+    if (Contiguous) {
+      for (int64_t Lo = 0; Lo < Bytes; Lo += Piece) {
+        First.push_back(Runs.size());
+        Runs.push_back(
+            {Lo, Lo, static_cast<size_t>(std::min(Piece, Bytes - Lo))});
+      }
+      First.push_back(Runs.size());
       return;
+    }
     // The runs, split where pieces end, and the first run of each piece.
     TypemapWalker W(T, 1, WalkMode::Bytes);
     TypemapRun Run;
@@ -272,7 +279,7 @@ public:
         int64_t Len = std::min(Run.Length - Done, Piece - Packed % Piece);
         if (Packed % Piece == 0)
           First.push_back(Runs.size());
-        Runs.push_back({Run.Offset + Done, Packed, Len});
+        Runs.push_back({Run.Offset + Done, Packed, static_cast<size_t>(Len)});
         Done += Len;
         Packed += Len;
       }
@@ -280,38 +287,24 @@ public:
   }
   /// Piece I of what Typed holds into Stage (at its place in the stream).
   void out(const uint8_t *Typed, uint8_t *Stage, int I) const {
-    if (Contiguous) {
-      int64_t Lo = I * Piece;
-      std::memcpy(Stage + Lo, Typed + Lo, lengthOf(I));
-      return;
-    }
     for (size_t R = First[I]; R < First[I + 1]; ++R)
       std::memcpy(Stage + Runs[R].Packed, Typed + Runs[R].Typed,
-                  static_cast<size_t>(Runs[R].Length));
+                  Runs[R].Length);
   }
   /// Piece I from Stage into its place in Typed.
   void in(const uint8_t *Stage, uint8_t *Typed, int I) const {
-    if (Contiguous) {
-      int64_t Lo = I * Piece;
-      std::memcpy(Typed + Lo, Stage + Lo, lengthOf(I));
-      return;
-    }
     for (size_t R = First[I]; R < First[I + 1]; ++R)
       std::memcpy(Typed + Runs[R].Typed, Stage + Runs[R].Packed,
-                  static_cast<size_t>(Runs[R].Length));
+                  Runs[R].Length);
   }
 
 private:
-  size_t lengthOf(int I) const {
-    return static_cast<size_t>(std::min(Piece, Bytes - I * Piece));
-  }
   struct Segment {
-    int64_t Typed, Packed, Length;
+    int64_t Typed, Packed;
+    size_t Length;
   };
-  int64_t Piece, Bytes;
-  bool Contiguous;
   std::vector<Segment> Runs;
-  std::vector<size_t> First;
+  std::vector<size_t> First; ///< piece I's runs: [First[I], First[I + 1])
 };
 
 /// One timed ping-pong of a message of Bytes packed bytes in pieces of
