@@ -36,8 +36,8 @@
 //
 // Buffers: one instance spans [true lb, true lb + true extent) from the
 // pointer given to MPI; that pointer is 64-byte aligned, as an
-// application's array would be, and the allocation covers the span
-// extended to 64-byte boundaries.
+// application's array would be, and each buffer starts at its role's
+// offset within a page, as ddtc-bench's do (tools/ddtc-bench/Buffer.h).
 //
 // Floor (--pieces BYTES; 2 ranks): what a packing scheme that sends its
 // packed bytes through MPI could reach, beside MPI's own datatype path.
@@ -76,6 +76,8 @@
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/Reader/ReadFile.h"
 
+#include "Buffer.h"
+
 #include <mpi.h>
 
 #include <algorithm>
@@ -84,12 +86,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <numeric>
 #include <optional>
 #include <string>
 #include <vector>
 
 using namespace ddtc;
+using ddtc::bench::Buffer;
 
 namespace {
 
@@ -148,42 +152,18 @@ private:
 // Buffers
 //===----------------------------------------------------------------------===//
 
-struct FreeDeleter {
-  void operator()(void *P) const { std::free(P); }
-};
+/// Bytes [0, Bytes) at Role's place in a page, filled with Salt's pattern.
+Buffer contiguousBuffer(int64_t Bytes, size_t Role, uint64_t Salt) {
+  Buffer B(0, Bytes, Role);
+  B.fill(Salt);
+  return B;
+}
 
-/// The bytes from Lo to Hi relative to a 64-byte aligned base pointer,
-/// filled with a pattern that depends on Salt.
-class Buffer {
-public:
-  Buffer(int64_t Lo, int64_t Hi, uint64_t Salt) {
-    // Lo rounded down to 64, so that the base is aligned.
-    int64_t Start = Lo >= 0 ? Lo / 64 * 64 : -((-Lo + 63) / 64 * 64);
-    size_t Bytes = static_cast<size_t>((Hi - Start + 63) / 64 * 64);
-    Mem.reset(static_cast<uint8_t *>(
-        std::aligned_alloc(64, std::max<size_t>(Bytes, 64))));
-    if (!Mem)
-      fail("out of memory");
-    Base = Mem.get() - Start;
-    uint64_t X = Salt * 0x9E3779B97F4A7C15ull + 1;
-    for (size_t I = 0; I < Bytes; ++I) {
-      X ^= X << 13;
-      X ^= X >> 7;
-      X ^= X << 17;
-      Mem[I] = static_cast<uint8_t>(X);
-    }
-  }
-  /// The pointer given to MPI: byte 0 of the typemap's coordinates.
-  uint8_t *base() { return Base; }
-
-private:
-  std::unique_ptr<uint8_t[], FreeDeleter> Mem;
-  uint8_t *Base = nullptr;
-};
-
-/// One instance of T.
-Buffer typedBuffer(const Type *T, uint64_t Salt) {
-  return Buffer(T->trueLb(), T->trueLb() + T->trueExtent(), Salt);
+/// One instance of T, likewise.
+Buffer typedBuffer(const Type *T, size_t Role, uint64_t Salt) {
+  Buffer B(T->trueLb(), T->trueLb() + T->trueExtent(), Role);
+  B.fill(Salt);
+  return B;
 }
 
 /// Whether A and B agree at every byte of one instance of T that carries a
@@ -363,8 +343,11 @@ void benchFloor(const std::string &Name, const Type *T, MPI_Datatype H,
                 const Options &O) {
   int64_t Bytes = T->size(), Piece = O.Pieces;
   int Nrep = nrepFor(Bytes, O);
-  Buffer TypedSend = typedBuffer(T, 1), TypedRecv = typedBuffer(T, 2);
-  Buffer RefSend(0, Bytes, 3), RefRecv(0, Bytes, 4), Stage(0, Bytes, 5);
+  Buffer TypedSend = typedBuffer(T, Buffer::TypedSend, 1),
+         TypedRecv = typedBuffer(T, Buffer::TypedRecv, 2),
+         RefSend = contiguousBuffer(Bytes, Buffer::RefSend, 3),
+         RefRecv = contiguousBuffer(Bytes, Buffer::RefRecv, 4),
+         Stage = contiguousBuffer(Bytes, Buffer::PackedSend, 5);
   std::vector<MPI_Request> Requests(
       static_cast<size_t>((Bytes + Piece - 1) / Piece));
   PieceCopier Contiguous(T, Piece, true), Layout(T, Piece, false);
@@ -424,8 +407,10 @@ void benchPingPong(const std::string &Name, const Type *T, MPI_Datatype H,
                    const Options &O) {
   int64_t Bytes = T->size();
   int Nrep = nrepFor(Bytes, O);
-  Buffer TypedSend = typedBuffer(T, 1), TypedRecv = typedBuffer(T, 2);
-  Buffer RefSend(0, Bytes, 3), RefRecv(0, Bytes, 4);
+  Buffer TypedSend = typedBuffer(T, Buffer::TypedSend, 1),
+         TypedRecv = typedBuffer(T, Buffer::TypedRecv, 2),
+         RefSend = contiguousBuffer(Bytes, Buffer::RefSend, 3),
+         RefRecv = contiguousBuffer(Bytes, Buffer::RefRecv, 4);
 
   for (int Warm = 0; Warm < 2; ++Warm) {
     pingPong(TypedSend.base(), TypedRecv.base(), 1, H);
@@ -582,7 +567,12 @@ int main(int Argc, char **Argv) {
   MPI_Init(&Argc, &Argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
   MPI_Comm_size(MPI_COMM_WORLD, &Size);
-  int Status = run(Argc, Argv);
+  int Status = 0;
+  try {
+    Status = run(Argc, Argv);
+  } catch (const std::bad_alloc &) { // a buffer (Buffer throws it)
+    fail("out of memory");
+  }
   MPI_Finalize();
   return Status;
 }

@@ -80,11 +80,12 @@ def main():
     if len(docs) == 1:
         return
     spreads = [spread(d) for d in docs]
+    whole = spread(merged)
     for op in spreads[0]:
         per = [s[op] for s in spreads if op in s]
         print("%s %s: mpi/ddtc per launch %s; merged %.2f" % (
             merged["file"].split("/")[-1], op, " ".join("%.2f" % x for x in per),
-            spread(merged)[op]))
+            whole[op]))
 
 
 main()

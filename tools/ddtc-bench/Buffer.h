@@ -1,9 +1,10 @@
 //===- tools/ddtc-bench/Buffer.h - A benchmark's buffer, placed -*- C++ -*-===//
 //
-// The memory one variant of ddtc-bench sends from or receives into: a typed
-// buffer around the pointer given to MPI, or a contiguous one, each at an
-// offset within its page chosen by the caller, so that no figure depends on
-// what the heap happened to hold before (docs/performance.md, "Launches").
+// The memory a communication benchmark (ddtc-bench, ddtc-rt-pingpong) sends
+// from or receives into: a typed buffer around the pointer given to MPI, or
+// a contiguous one, each at an offset within its page chosen by its role, so
+// that no figure depends on what the heap happened to hold before
+// (docs/performance.md, "Session 28").
 //
 //===----------------------------------------------------------------------===//
 #ifndef DDTC_BENCH_BUFFER_H
@@ -24,6 +25,18 @@ namespace ddtc::bench {
 /// instead of left to the heap and whatever was allocated before.
 class Buffer {
 public:
+  /// The offsets within a page, by role: the pairs copied into each other
+  /// (typed and packed, sent and received) never share one, whatever the
+  /// sizes.
+  enum PageOffset : size_t {
+    TypedSend = 0,
+    RefSend = 512,
+    TypedRecv = 1024,
+    PackedSend = 2048,
+    RefRecv = 2560,
+    PackedRecv = 3072,
+  };
+
   Buffer() = default;
   /// PageOffset: where begin() lies within its page, a multiple of 64
   /// below 4096.

@@ -129,21 +129,19 @@ Exchange::Exchange(const TypeUnderTest &U, Op O, int64_t Count, int Rank,
       Bytes(Count * U.T->size()), Chunk(pieceBytes(Bytes, Chunk)),
       RecvCount(recvInstances(O, Count, Size)) {
   Span Send = spanOf(U.T, Count), Recv = spanOf(U.T, RecvCount);
-  // Each buffer at its own offset within a page (see Buffer): the pairs
-  // that are copied into each other (typed and packed, sent and received)
-  // never share one, whatever the sizes.
-  TypedSend = Buffer(int64_t(Send.Lo), int64_t(Send.Hi), 0);
-  TypedRecv = Buffer(int64_t(Recv.Lo), int64_t(Recv.Hi), 1024);
+  TypedSend = Buffer(int64_t(Send.Lo), int64_t(Send.Hi), Buffer::TypedSend);
+  TypedRecv = Buffer(int64_t(Recv.Lo), int64_t(Recv.Hi), Buffer::TypedRecv);
   TypedSend.fill(typedSendSalt(Rank));
 
   MPI_Pack_size(static_cast<int>(Count), U.Mpi, MPI_COMM_WORLD, &PackCapacity);
   int64_t Gather = O == Op::Allgather ? Size : 1;
   int64_t PackBytes = std::max<int64_t>(PackCapacity, Bytes);
   // Room for the ddtc variant's split sends (SplitSend.h) as well.
-  PackSend = Buffer(0, PackBytes + static_cast<int64_t>(SplitSends::Gap), 2048);
-  PackRecv = Buffer(0, PackBytes * Gather, 3072);
-  RefSend = Buffer(0, Bytes, 512);
-  RefRecv = Buffer(0, Bytes * Gather, 2560);
+  PackSend = Buffer(0, PackBytes + static_cast<int64_t>(SplitSends::Gap),
+                    Buffer::PackedSend);
+  PackRecv = Buffer(0, PackBytes * Gather, Buffer::PackedRecv);
+  RefSend = Buffer(0, Bytes, Buffer::RefSend);
+  RefRecv = Buffer(0, Bytes * Gather, Buffer::RefRecv);
   RefSend.fill(refSendSalt(Rank));
   // What MPI_Pack writes for Count instances: the length every variant
   // that sends MPI_PACKED sends and unpacks.
@@ -503,7 +501,7 @@ bool Exchange::referenceArrived(std::string &Where) const {
     for (int R = 0; R < Size; ++R)
       From.push_back(R);
   for (size_t Block = 0; Block < From.size(); ++Block) {
-    Buffer Expected(0, Bytes, 0);
+    Buffer Expected(0, Bytes, Buffer::RefSend);
     Expected.fill(refSendSalt(From[Block]));
     const uint8_t *Got = RefRecv.base() + Block * Bytes;
     if (std::memcmp(Got, Expected.base(), size_t(Bytes)) != 0) {

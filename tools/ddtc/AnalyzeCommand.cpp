@@ -18,7 +18,6 @@
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
-#include "ddtc/Passes/LayoutKey.h"
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Passes/PassManager.h"
 #include "ddtc/Support/Text.h"
@@ -99,19 +98,6 @@ assess(Module &M, const EngineCosts &Costs,
   return Out;
 }
 
-/// The layout key row: the key, or why there is none here
-/// (Assessment::LayoutKey).
-std::string layoutKeyText(const Assessment &A, const Type *T) {
-  if (!A.LayoutKey.empty())
-    return A.LayoutKey;
-  if (T->size() == 0)
-    return "none (size 0)";
-  if (T->getLayout().Blocks.Count > MaxFlatRuns)
-    return "not computed: more than " + std::to_string(MaxFlatRuns) +
-           " blocks (ddtc emit's kernel table has it)";
-  return "none (its displacements overflow when translated to 0)";
-}
-
 std::string textReport(Module &M, const EngineCosts &Costs,
                        const std::vector<Assessment> &All,
                        const std::vector<MeasuredForms> &Measured,
@@ -170,7 +156,7 @@ std::string textReport(Module &M, const EngineCosts &Costs,
                                    gains(F, &MeasuredForms::Point::FormNs)
                              : "normal form " +
                                    gains(F, &MeasuredForms::Point::NormalNs)));
-    Row("layout key", layoutKeyText(A, N.T));
+    Row("layout key", A.LayoutKey.empty() ? A.NoLayoutKey : A.LayoutKey);
     Row("risks", A.Risks.empty() ? "none" : std::to_string(A.Risks.size()));
     for (const Risk &R : A.Risks)
       OS << "    [" << R.Id << "] " << R.Message << "\n      -> "

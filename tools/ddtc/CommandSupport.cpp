@@ -150,9 +150,16 @@ Assessment assessType(TypeContext &Ctx, Normalizer &N, YaksaModel &Model,
   // The key from the flat list only: above MaxFlatRuns blocks it is the
   // normal form of the type translated to 0, a second normalization that
   // would add up to half again to analyze's time on 10^6 blocks.
-  std::optional<LayoutKey> Key;
-  if (Given->getLayout().Blocks.Count <= MaxFlatRuns)
-    Key = computeLayoutKey(N, Ctx, Given);
+  std::string KeyText, NoKey;
+  if (Given->getLayout().Blocks.Count > MaxFlatRuns)
+    NoKey = "not computed: more than " + std::to_string(MaxFlatRuns) +
+            " blocks (ddtc emit's kernel table has it)";
+  else if (std::optional<LayoutKey> Key = computeLayoutKey(N, Ctx, Given))
+    KeyText = formatKey(Key->Print);
+  else
+    NoKey = Given->size() == 0
+                ? "none (size 0)"
+                : "none (its displacements overflow when translated to 0)";
   MPIFormAdvice Advice;
   Advice.Engine = Costs.Engine;
   if (!Form.isGiven()) {
@@ -173,7 +180,8 @@ Assessment assessType(TypeContext &Ctx, Normalizer &N, YaksaModel &Model,
           Options.SendsOnly,
           SendsOrigin,
           SendsGain,
-          Key ? formatKey(Key->Print) : std::string()};
+          std::move(KeyText),
+          std::move(NoKey)};
 }
 
 } // namespace ddtc

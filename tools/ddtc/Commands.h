@@ -81,6 +81,8 @@ struct Assessment {
   /// translated), and for a type of more than MaxFlatRuns blocks, whose key
   /// costs a normalization more (ddtc emit's kernel table has it).
   std::string LayoutKey;
+  /// Where LayoutKey is empty, which of those it is, for the report.
+  std::string NoLayoutKey;
 };
 /// The report on Given, whose normal form Normal was computed and checked
 /// by the caller (Normalizer::normalizeChecked).

@@ -24,9 +24,7 @@ namespace ddtc {
 struct TypedRule {
   uint64_t Block = 0;
   uint64_t Above = 0;
-  bool operator==(const TypedRule &O) const {
-    return Block == O.Block && Above == O.Above;
-  }
+  bool operator==(const TypedRule &) const = default;
 };
 
 /// The most rules a setting holds: the runtime checks them on every
