@@ -15,6 +15,16 @@ config.test_exec_root = os.path.join(config.ddtc_obj_root, "test")
 config.environment["PATH"] = os.pathsep.join(
     [config.ddtc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 
+# The runtime measures its settings at the first MPI_Init with kernels and
+# stores them in the user's cache (docs/runtime.md, "Settings"). Tests run
+# with the fixed settings of Inputs/rt-settings.conf unless they name their
+# own, never with the user's store nor a measurement: the tests of those
+# (rt-store.test) unset DDTC_RT_CONFIG and turn the measurement on with a
+# store in their %t.
+config.environment["DDTC_RT_CONFIG"] = os.path.join(config.test_source_root, "Inputs", "rt-settings.conf")
+config.environment["DDTC_RT_CALIBRATE"] = "off"
+config.environment["DDTC_CACHE"] = os.path.join(config.test_exec_root, "empty-cache")
+
 # A -DDDTC_SANITIZE build (docs/testing.md): a report fails the test. Leaks
 # are not reported (MPICH and Clang keep their allocations for the life of
 # the process), and the preloaded libraries, instrumented, need the

@@ -12,25 +12,17 @@
 
 namespace ddtc {
 
-namespace {
-
-/// The window measured for MPICH 4.0.2 ch4:ucx within a node (SplitSend.h).
-constexpr uint64_t MpichLo = 8 << 10, MpichHi = 32 << 10;
-
-} // namespace
-
 SplitSends &SplitSends::get() {
   // Never destroyed, as the rest of the runtime's state.
   static SplitSends *S = new SplitSends();
   return *S;
 }
 
-std::string SplitSends::configure(const char *Setting) {
+std::string SplitSends::configure(const char *Setting, bool Remote) {
+  // Off unless measured: the window is where a contiguous message waits for
+  // a rendezvous and a non-contiguous one does not, which only a
+  // measurement on the machine and library can tell.
   uint64_t L = 0, H = 0;
-  if (isMpichLibrary()) {
-    L = MpichLo;
-    H = MpichHi;
-  }
   std::string Warning;
   if (const char *V = Setting; V && *V) {
     uint64_t PL = 0, PH = 0;
@@ -41,20 +33,19 @@ std::string SplitSends::configure(const char *Setting) {
       L = std::max(PL, Tail);
       H = PH;
     } else {
-      Warning = std::string("DDTC_RT_SPLIT_SEND='") + V +
-                "' is neither LO:HI (sizes, LO < HI) nor off; keeping " +
-                (H ? std::to_string(L) + ":" + std::to_string(H)
-                   : std::string("off"));
+      Warning = std::string(Remote ? "DDTC_RT_REMOTE_SPLIT_SEND='"
+                                   : "DDTC_RT_SPLIT_SEND='") +
+                V + "' is neither LO:HI (sizes, LO < HI) nor off; keeping off";
     }
   }
-  Lo.store(L);
-  Hi.store(H);
+  Windows[Remote].Lo.store(L);
+  Windows[Remote].Hi.store(H);
   return Warning;
 }
 
-SplitSends::Wire SplitSends::wire(char *Buf, uint64_t Bytes) {
+SplitSends::Wire SplitSends::wire(char *Buf, uint64_t Bytes, bool Remote) {
   Wire Contiguous{static_cast<MPI_Count>(Bytes), MPI_PACKED};
-  if (!wants(Bytes))
+  if (!wants(Bytes, Remote))
     return Contiguous;
   MPI_Datatype T = typeFor(Bytes);
   if (T == MPI_DATATYPE_NULL)

@@ -10,9 +10,11 @@
 #include "KernelRegistry.h"
 #include "RuntimeLog.h"
 #include "RuntimeState.h"
+#include "SettingsMeasurement.h"
 
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/MPI/MPISupport.h"
+#include "ddtc/MPI/MachineIdentity.h"
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/SplitSend.h"
 #include "ddtc/Runtime/RuntimeSettings.h"
@@ -22,6 +24,8 @@
 
 #include <cstdlib>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #define DDTC_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -34,20 +38,30 @@ RuntimeState &runtime() {
 
 namespace {
 
-/// DDTC_RT_TYPED_BLOCKS=BLOCK:BYTES[,BLOCK:BYTES...] or off
-/// (RuntimeState::TypedRules).
-void configureTypedBlocks(RuntimeState &R, const char *V,
-                          const std::string &Where) {
-  if (!V || !*V)
+/// The typed-blocks rule where no setting gives one: every point-to-point
+/// message above 8 KiB goes to MPI as written. Below, both a packed and a
+/// typed message go eagerly and the kernel's copy is the cheaper; above,
+/// whether MPI's pipelined engine or a packed message wins depends on the
+/// machine and the library, which only a measurement tells -- and a
+/// default must lose nowhere (docs/runtime.md, "Settings").
+constexpr const char *DefaultTypedBlocks = "1:8K";
+
+/// DDTC_RT_TYPED_BLOCKS (or DDTC_RT_REMOTE_TYPED_BLOCKS where Remote):
+/// BLOCK:BYTES[,BLOCK:BYTES...] or off (RuntimeState::TypedBlocks).
+void configureTypedBlocks(RuntimeState &R, const RuntimeSettings &Settings,
+                          bool Remote) {
+  const char *Name =
+      Remote ? "DDTC_RT_REMOTE_TYPED_BLOCKS" : "DDTC_RT_TYPED_BLOCKS";
+  RuntimeState::TypedBlockRules &T = R.TypedBlocks[Remote];
+  parseTypedRules(DefaultTypedBlocks, T.Rules, T.N);
+  const char *V = Settings.get(Name);
+  if (!V || parseTypedRules(V, T.Rules, T.N))
     return;
-  if (parseTypedRules(V, R.TypedRules, R.NumTypedRules))
-    return;
-  R.NumTypedRules = 0;
-  warn(R.Rank, Where + "DDTC_RT_TYPED_BLOCKS='" + V +
+  warn(R.Rank, Settings.where(Name) + Name + "='" + V +
                    "' is neither BLOCK:BYTES[,BLOCK:BYTES...] (sizes, BLOCK "
                    "> 0, at most " +
-                   std::to_string(MaxTypedRules) +
-                   " rules) nor off; keeping off");
+                   std::to_string(MaxTypedRules) + " rules) nor off; keeping " +
+                   DefaultTypedBlocks);
 }
 
 RuntimeSettings &settings() {
@@ -55,13 +69,70 @@ RuntimeSettings &settings() {
   return *S;
 }
 
+/// What prepare() found, for start() to say once the rank is known.
+std::vector<std::string> &earlyWarnings() {
+  static auto *W = new std::vector<std::string>();
+  return *W;
+}
+
+/// Whether the runtime will substitute: DDTC_KERNELS names kernels, the
+/// program carries its own, or DDTC_RT_FORMS=sends asks for forms alone.
+/// The same on every rank of a run: the environment and the program.
+bool wantsSubstitution() {
+  const char *Kernels = std::getenv("DDTC_KERNELS");
+  const char *Forms = std::getenv("DDTC_RT_FORMS");
+  return (Kernels && *Kernels) || !KernelRegistry::get().empty() ||
+         (Forms && std::string_view(Forms) == "sends");
+}
+
+/// Before PMPI_Init: the settings file in force (docs/runtime.md,
+/// "Settings") -- the one DDTC_RT_CONFIG names; else the one stored for this
+/// node type and MPI library; else, unless DDTC_RT_CALIBRATE=off, one
+/// measured now and stored; else none, and the defaults.
+void prepare() {
+  std::vector<std::string> &Warnings = earlyWarnings();
+  MachineIdentity Id = machineIdentity();
+  RuntimeSettings &Settings = settings();
+  for (std::string &W : Settings.load(Id.Node, Id.Library))
+    Warnings.push_back(std::move(W));
+  if (Settings.source() != RuntimeSettings::Source::Defaults ||
+      !wantsSubstitution())
+    return;
+  std::string Calibrate = getEnvOr("DDTC_RT_CALIBRATE", "on");
+  if (Calibrate == "off")
+    return;
+  if (Calibrate != "on")
+    Warnings.push_back("DDTC_RT_CALIBRATE='" + Calibrate +
+                       "' is neither on nor off; measuring");
+  Measurement M = measureSettings(Id);
+  if (!M.Failure.empty()) {
+    Warnings.push_back("no settings for this machine: " + M.Failure +
+                       "; using the defaults");
+    return;
+  }
+  for (std::string &W : Settings.loadMeasured(Id.Node, Id.Library, M.Seconds))
+    Warnings.push_back(std::move(W));
+}
+
 void start() {
   RuntimeState &R = runtime();
   PMPI_Comm_rank(MPI_COMM_WORLD, &R.Rank);
   std::string Missing;
   R.Predefined = makeHandleTable(Missing);
+  for (const std::string &W : earlyWarnings())
+    warn(R.Rank, W);
   RuntimeSettings &Settings = settings();
-  for (const std::string &W : Settings.load())
+  const char *FormsSetting = Settings.get("DDTC_RT_FORMS");
+  std::string Forms = FormsSetting ? FormsSetting : "";
+  if (!Forms.empty() && Forms != "sends" && Forms != "off") {
+    warn(R.Rank, Settings.where("DDTC_RT_FORMS") + "DDTC_RT_FORMS='" + Forms +
+                     "' is neither sends nor off; keeping the default");
+    Forms.clear();
+  }
+  // DDTC_RT_FORMS=sends alone turns the runtime on, without kernels.
+  if (!wantsSubstitution() && Forms != "sends")
+    return;
+  if (std::string W = R.Peers.learn(); !W.empty())
     warn(R.Rank, W);
   if (const char *Max = Settings.get("DDTC_RT_MAX_BUFFER")) {
     uint64_t Bytes = 0;
@@ -73,27 +144,19 @@ void start() {
                        "' is not a size (bytes, or with K, M or G); keeping " +
                        std::to_string(BufferPool::get().maxBytes()));
   }
-  if (std::string W =
-          SplitSends::get().configure(Settings.get("DDTC_RT_SPLIT_SEND"));
-      !W.empty())
-    warn(R.Rank, Settings.where("DDTC_RT_SPLIT_SEND") + W);
-  configureTypedBlocks(R, Settings.get("DDTC_RT_TYPED_BLOCKS"),
-                       Settings.where("DDTC_RT_TYPED_BLOCKS"));
-  const char *Kernels = std::getenv("DDTC_KERNELS");
-  bool Requested = Kernels && *Kernels;
-  if (Requested)
-    KernelRegistry::get().loadLibraries(Kernels, R.Rank);
-  const char *FormsSetting = Settings.get("DDTC_RT_FORMS");
-  std::string Forms = FormsSetting ? FormsSetting : "";
-  if (!Forms.empty() && Forms != "sends" && Forms != "off") {
-    warn(R.Rank, Settings.where("DDTC_RT_FORMS") + "DDTC_RT_FORMS='" + Forms +
-                     "' is neither sends nor off; keeping the default");
-    Forms.clear();
+  for (bool Remote : {false, true}) {
+    const char *Name =
+        Remote ? "DDTC_RT_REMOTE_SPLIT_SEND" : "DDTC_RT_SPLIT_SEND";
+    if (std::string W = SplitSends::get().configure(Settings.get(Name), Remote);
+        !W.empty())
+      warn(R.Rank, Settings.where(Name) + W);
+    configureTypedBlocks(R, Settings, Remote);
   }
-  // The same on every rank of a run: the environment and the program.
-  // DDTC_RT_FORMS=sends alone turns the runtime on, without kernels.
-  R.Active = Requested || !KernelRegistry::get().empty() || Forms == "sends";
-  bool SendForms = R.Active && Forms != "off";
+  const char *Kernels = std::getenv("DDTC_KERNELS");
+  if (Kernels && *Kernels)
+    KernelRegistry::get().loadLibraries(Kernels, R.Rank);
+  R.Active = true;
+  bool SendForms = Forms != "off";
   if (SendForms && !isMpichLibrary()) {
     // The forms are priced by the model of MPICH's engine.
     if (Forms == "sends")
@@ -123,15 +186,28 @@ std::string report() {
       "  \"split_sends\": " + std::to_string(SplitSends::get().count()) + ",\n";
   J += "  \"sent_in_forms\": " + std::to_string(R.Formed.load()) + ",\n";
   J += "  \"typed_large_blocks\": " + std::to_string(R.Typed.load()) + ",\n";
-  // The settings in force and the file they were read from, so that a
-  // report says which machine's calibration a run used.
-  J += "  \"settings\": {\"config\": " +
-       (settings().path().empty() ? std::string("null")
-                                  : jsonQuote(settings().path())) +
-       ", \"split_send\": " + jsonQuote(SplitSends::get().window()) +
-       ", \"typed_blocks\": " +
-       jsonQuote(formatTypedRules(R.TypedRules, R.NumTypedRules,
-                                  /*Suffixes=*/false)) +
+  // The settings in force, where they came from and, within a node and
+  // between nodes, what they are: a report says which machine's
+  // measurement a run used.
+  const RuntimeSettings &Settings = settings();
+  J += "  \"settings\": {\"source\": " +
+       jsonQuote(RuntimeSettings::sourceName(Settings.source())) +
+       ", \"file\": " +
+       (Settings.path().empty() ? std::string("null")
+                                : jsonQuote(Settings.path()));
+  if (Settings.source() == RuntimeSettings::Source::Measured)
+    J += ", \"measure_seconds\": " +
+         std::to_string(Settings.measureSeconds()).substr(0, 6);
+  for (bool Remote : {false, true}) {
+    std::string Prefix = Remote ? "remote_" : "";
+    const RuntimeState::TypedBlockRules &T = R.TypedBlocks[Remote];
+    J += ", \"" + Prefix +
+         "split_send\": " + jsonQuote(SplitSends::get().window(Remote)) +
+         ", \"" + Prefix + "typed_blocks\": " +
+         jsonQuote(formatTypedRules(T.Rules, T.N, /*Suffixes=*/false));
+  }
+  J += std::string(", \"spans_nodes\": ") +
+       (R.Peers.spansNodes() ? "true" : "false") +
        ", \"max_buffer\": " + std::to_string(BufferPool::get().maxBytes()) +
        ", \"forms\": " +
        jsonQuote(R.Bindings.sendFormsEnabled() ? "sends" : "off") + "},\n";
@@ -205,6 +281,7 @@ void finish() {
 using namespace ddtc;
 
 DDTC_EXPORT int MPI_Init(int *argc, char ***argv) {
+  prepare();
   int Rc = PMPI_Init(argc, argv);
   if (Rc == MPI_SUCCESS)
     start();
@@ -213,6 +290,7 @@ DDTC_EXPORT int MPI_Init(int *argc, char ***argv) {
 
 DDTC_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required,
                                 int *provided) {
+  prepare();
   int Rc = PMPI_Init_thread(argc, argv, required, provided);
   if (Rc == MPI_SUCCESS)
     start();

@@ -35,46 +35,52 @@ bool staged(RuntimeState &R, const Binding &B, const void *Buffer) {
   return false;
 }
 
-/// A blocking send of any kind (MPI_Send, MPI_Ssend): Send takes the
-/// buffer, count and type to give MPI.
+/// A blocking send of any kind (MPI_Send, MPI_Ssend) to rank Dest of Comm:
+/// Send takes the buffer, count and type to give MPI.
 template <typename SendFn>
-int sendPacked(const void *Buf, int Count, MPI_Datatype T, SendFn Send) {
+int sendPacked(const void *Buf, int Count, MPI_Datatype T, int Dest,
+               MPI_Comm Comm, SendFn Send) {
   RuntimeState &R = runtime();
   MPI_Datatype Passed;
-  BindingRef B = R.substitutableMessage(T, Count, Passed);
+  bool Remote = false;
+  BindingRef B = R.substitutableMessage(T, Count, Comm, Dest, Remote, Passed);
   if (!B)
     return Send(Buf, Count, Passed);
   uint64_t Bytes = Count * B->Size;
-  PooledBuffer Packed(SplitSends::get().bufferBytes(Bytes));
+  PooledBuffer Packed(SplitSends::get().bufferBytes(Bytes, Remote));
   if (!staged(R, *B, Packed.data()))
     return Send(Buf, Count, T);
   B->pack(Buf, Count, Packed.data());
   R.noteSubstituted(*B, Bytes);
-  auto [N, Ty] = SplitSends::get().wire(Packed.data(), Bytes);
+  auto [N, Ty] = SplitSends::get().wire(Packed.data(), Bytes, Remote);
   return Send(Packed.data(), N, Ty);
 }
 
-/// Starts a non-blocking send or receive of a bound type, recording it so
-/// that its completion frees (and for a receive, first unpacks) the buffer.
+/// Starts a non-blocking send or receive of a bound type with rank Peer of
+/// Comm, recording it so that its completion frees (and for a receive,
+/// first unpacks) the buffer.
 template <typename StartFn>
-int startPacked(const void *Buf, int Count, MPI_Datatype T, bool IsReceive,
-                MPI_Request *Request, StartFn Start) {
+int startPacked(const void *Buf, int Count, MPI_Datatype T, int Peer,
+                MPI_Comm Comm, bool IsReceive, MPI_Request *Request,
+                StartFn Start) {
   RuntimeState &R = runtime();
   if (R.Requests.hasOrphans())
     R.Requests.settleOrphans(/*Wait=*/false);
   MPI_Datatype Passed;
-  BindingRef B = R.substitutableMessage(T, Count, Passed);
+  bool Remote = false;
+  BindingRef B = R.substitutableMessage(T, Count, Comm, Peer, Remote, Passed);
   if (!B)
     return Start(Buf, Count, Passed);
   uint64_t Bytes = Count * B->Size;
-  uint64_t Allocated = IsReceive ? Bytes : SplitSends::get().bufferBytes(Bytes);
+  uint64_t Allocated =
+      IsReceive ? Bytes : SplitSends::get().bufferBytes(Bytes, Remote);
   char *Packed = static_cast<char *>(BufferPool::get().acquire(Allocated));
   if (!staged(R, *B, Packed))
     return Start(Buf, Count, T);
   SplitSends::Wire Wire{static_cast<MPI_Count>(Bytes), MPI_PACKED};
   if (!IsReceive) {
     B->pack(Buf, Count, Packed);
-    Wire = SplitSends::get().wire(Packed, Bytes);
+    Wire = SplitSends::get().wire(Packed, Bytes, Remote);
   }
   int Rc = Start(Packed, Wire.Count, Wire.Type);
   if (Rc != MPI_SUCCESS) {
@@ -91,7 +97,7 @@ int startPacked(const void *Buf, int Count, MPI_Datatype T, bool IsReceive,
 
 DDTC_EXPORT int MPI_Send(const void *buf, int count, MPI_Datatype datatype,
                          int dest, int tag, MPI_Comm comm) {
-  return sendPacked(buf, count, datatype,
+  return sendPacked(buf, count, datatype, dest, comm,
                     [&](const void *B, MPI_Count N, MPI_Datatype T) {
                       return PMPI_Send_c(B, N, T, dest, tag, comm);
                     });
@@ -99,7 +105,7 @@ DDTC_EXPORT int MPI_Send(const void *buf, int count, MPI_Datatype datatype,
 
 DDTC_EXPORT int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype,
                           int dest, int tag, MPI_Comm comm) {
-  return sendPacked(buf, count, datatype,
+  return sendPacked(buf, count, datatype, dest, comm,
                     [&](const void *B, MPI_Count N, MPI_Datatype T) {
                       return PMPI_Ssend_c(B, N, T, dest, tag, comm);
                     });
@@ -108,8 +114,8 @@ DDTC_EXPORT int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype,
 DDTC_EXPORT int MPI_Isend(const void *buf, int count, MPI_Datatype datatype,
                           int dest, int tag, MPI_Comm comm,
                           MPI_Request *request) {
-  return startPacked(buf, count, datatype, /*IsReceive=*/false, request,
-                     [&](const void *B, MPI_Count N, MPI_Datatype T) {
+  return startPacked(buf, count, datatype, dest, comm, /*IsReceive=*/false,
+                     request, [&](const void *B, MPI_Count N, MPI_Datatype T) {
                        return PMPI_Isend_c(B, N, T, dest, tag, comm, request);
                      });
 }
@@ -117,8 +123,8 @@ DDTC_EXPORT int MPI_Isend(const void *buf, int count, MPI_Datatype datatype,
 DDTC_EXPORT int MPI_Issend(const void *buf, int count, MPI_Datatype datatype,
                            int dest, int tag, MPI_Comm comm,
                            MPI_Request *request) {
-  return startPacked(buf, count, datatype, /*IsReceive=*/false, request,
-                     [&](const void *B, MPI_Count N, MPI_Datatype T) {
+  return startPacked(buf, count, datatype, dest, comm, /*IsReceive=*/false,
+                     request, [&](const void *B, MPI_Count N, MPI_Datatype T) {
                        return PMPI_Issend_c(B, N, T, dest, tag, comm, request);
                      });
 }
@@ -126,8 +132,8 @@ DDTC_EXPORT int MPI_Issend(const void *buf, int count, MPI_Datatype datatype,
 DDTC_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype,
                           int source, int tag, MPI_Comm comm,
                           MPI_Request *request) {
-  return startPacked(buf, count, datatype, /*IsReceive=*/true, request,
-                     [&](const void *B, MPI_Count N, MPI_Datatype T) {
+  return startPacked(buf, count, datatype, source, comm, /*IsReceive=*/true,
+                     request, [&](const void *B, MPI_Count N, MPI_Datatype T) {
                        return PMPI_Irecv_c(const_cast<void *>(B), N, T, source,
                                            tag, comm, request);
                      });
@@ -138,7 +144,9 @@ DDTC_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype,
                          MPI_Status *status) {
   RuntimeState &R = runtime();
   MPI_Datatype Passed;
-  BindingRef B = R.substitutableMessage(datatype, count, Passed);
+  bool Remote = false;
+  BindingRef B =
+      R.substitutableMessage(datatype, count, comm, source, Remote, Passed);
   if (!B)
     return PMPI_Recv(buf, count, Passed, source, tag, comm, status);
   uint64_t Bytes = count * B->Size;
@@ -165,15 +173,17 @@ DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
                              MPI_Comm comm, MPI_Status *status) {
   RuntimeState &R = runtime();
   MPI_Datatype SendPassed, RecvPassed;
-  BindingRef SB = R.substitutableMessage(sendtype, sendcount, SendPassed);
-  BindingRef RB = R.substitutableMessage(recvtype, recvcount, RecvPassed);
+  bool SendRemote = false, RecvRemote = false;
+  BindingRef SB = R.substitutableMessage(sendtype, sendcount, comm, dest,
+                                         SendRemote, SendPassed);
+  BindingRef RB = R.substitutableMessage(recvtype, recvcount, comm, source,
+                                         RecvRemote, RecvPassed);
   if (!SB && !RB)
-    return PMPI_Sendrecv(sendbuf, sendcount, SendPassed, dest, sendtag,
-                         recvbuf, recvcount, RecvPassed, source, recvtag, comm,
-                         status);
+    return PMPI_Sendrecv(sendbuf, sendcount, SendPassed, dest, sendtag, recvbuf,
+                         recvcount, RecvPassed, source, recvtag, comm, status);
   uint64_t SendBytes = SB ? sendcount * SB->Size : 0;
   uint64_t RecvBytes = RB ? recvcount * RB->Size : 0;
-  PooledBuffer SendPacked(SplitSends::get().bufferBytes(SendBytes)),
+  PooledBuffer SendPacked(SplitSends::get().bufferBytes(SendBytes, SendRemote)),
       RecvPacked(RecvBytes);
   // Each side on its own: a side without its buffer goes as written.
   if (SB && !staged(R, *SB, SendPacked.data()))
@@ -189,7 +199,8 @@ DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
   if (SB) {
     SB->pack(sendbuf, sendcount, SendPacked.data());
     SBuf = SendPacked.data();
-    auto [N, Ty] = SplitSends::get().wire(SendPacked.data(), SendBytes);
+    auto [N, Ty] =
+        SplitSends::get().wire(SendPacked.data(), SendBytes, SendRemote);
     SCount = N;
     SType = Ty;
   }

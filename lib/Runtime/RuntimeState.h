@@ -11,6 +11,7 @@
 #define DDTC_LIB_RUNTIME_RUNTIMESTATE_H
 
 #include "PendingRequests.h"
+#include "Placement.h"
 #include "TypeBinding.h"
 
 #include "ddtc/Runtime/TypedBlockRules.h"
@@ -30,17 +31,23 @@ struct RuntimeState {
   PendingRequests Requests;
   std::atomic<uint64_t> Substituted{0};
   std::atomic<uint64_t> PassedThrough{0};
-  /// DDTC_RT_TYPED_BLOCKS=BLOCK:BYTES[,BLOCK:BYTES...] (docs/runtime.md,
-  /// "Large blocks in large messages"): a point-to-point message of more
-  /// than BYTES packed bytes on a type whose blocks average at least BLOCK
-  /// bytes goes to MPI as written, for any of the rules (a machine's
-  /// threshold may fall with the block size). None: off (the default).
-  /// Set before Active.
-  TypedRule TypedRules[MaxTypedRules] = {};
-  size_t NumTypedRules = 0;
-  bool leftTyped(const Binding &B, uint64_t Bytes) const {
-    for (size_t I = 0; I < NumTypedRules; ++I)
-      if (B.MeanBlock >= TypedRules[I].Block && Bytes > TypedRules[I].Above)
+  /// Which peers share this node (Placement.h): the settings below are
+  /// kept apart for messages within a node and between nodes.
+  Placement Peers;
+  /// DDTC_RT_TYPED_BLOCKS=BLOCK:BYTES[,BLOCK:BYTES...] within a node [0],
+  /// DDTC_RT_REMOTE_TYPED_BLOCKS between nodes [1] (docs/runtime.md, "Large
+  /// blocks in large messages"): a point-to-point message of more than
+  /// BYTES packed bytes on a type whose blocks average at least BLOCK bytes
+  /// goes to MPI as written, for any of the rules (a machine's threshold
+  /// may fall with the block size). Set before Active.
+  struct TypedBlockRules {
+    TypedRule Rules[MaxTypedRules] = {};
+    size_t N = 0;
+  } TypedBlocks[2];
+  bool leftTyped(const Binding &B, uint64_t Bytes, bool Remote) const {
+    const TypedBlockRules &T = TypedBlocks[Remote];
+    for (size_t I = 0; I < T.N; ++I)
+      if (B.MeanBlock >= T.Rules[I].Block && Bytes > T.Rules[I].Above)
         return true;
     return false;
   }
@@ -56,14 +63,17 @@ struct RuntimeState {
     BindingRef Unbound;
     return substitutable(T, Count, Unbound);
   }
-  /// substitutable() for one side of a point-to-point message, which also
-  /// leaves to MPI the messages DDTC_RT_TYPED_BLOCKS gives it. Each side
-  /// decides alone; either representation matches the other's. Passed is
+  /// substitutable() for one side of a point-to-point message with rank
+  /// Peer of Comm, which also leaves to MPI the messages the typed-blocks
+  /// rules for the peer's placement give it; Remote tells the caller that
+  /// placement (for the split window) where the call is substituted. Each
+  /// side decides alone; either representation matches the other's. Passed is
   /// the type to hand MPI if the call is not substituted: T's form for
   /// sends if it has one (DDTC_RT_FORMS, SendForms.h: the same typemap
   /// and bounds, so the message, its matching and its status are the
   /// same), else T.
   BindingRef substitutableMessage(MPI_Datatype T, MPI_Count Count,
+                                  MPI_Comm Comm, int Peer, bool &Remote,
                                   MPI_Datatype &Passed) {
     Passed = T;
     BindingRef Unbound;
@@ -75,7 +85,10 @@ struct RuntimeState {
         Formed.fetch_add(1, std::memory_order_relaxed);
         Unbound->Stats->FormCalls.fetch_add(1, std::memory_order_relaxed);
       }
-    if (B && leftTyped(*B, static_cast<uint64_t>(Count) * B->Size)) {
+    if (!B)
+      return nullptr;
+    Remote = Peers.isRemote(Comm, Peer);
+    if (leftTyped(*B, static_cast<uint64_t>(Count) * B->Size, Remote)) {
       notePassed(*B);
       Typed.fetch_add(1, std::memory_order_relaxed);
       B->Stats->TypedCalls.fetch_add(1, std::memory_order_relaxed);

@@ -58,7 +58,7 @@ std::string getEnvOr(const char *Name, std::string_view Default) {
 }
 
 bool writeFileAtomically(const std::string &Path, const std::string &Text,
-                         std::string &Err) {
+                         std::string &Err, unsigned Mode) {
   auto fail = [&](const std::string &File, int Errno) {
     Err = "cannot write '" + File + "': " + std::strerror(Errno);
     return false;
@@ -66,15 +66,15 @@ bool writeFileAtomically(const std::string &Path, const std::string &Text,
   // The temporary file is in Path's directory, so that rename() stays within
   // one file system and is atomic. Its name is unique among the threads and
   // processes (ranks may share a directory and even a pattern); O_EXCL makes
-  // sure nothing else is overwritten. Mode 0666 lets the umask decide, as
-  // for any file the program creates.
+  // sure nothing else is overwritten.
   static std::atomic<unsigned> Counter{0};
   std::string Temp;
   int Fd = -1;
   for (int Attempt = 0; Attempt < 100 && Fd < 0; ++Attempt) {
     Temp = Path + ".tmp-" + std::to_string(static_cast<long>(getpid())) + "-" +
            std::to_string(Counter++);
-    Fd = open(Temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    Fd = open(Temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+              static_cast<mode_t>(Mode));
     if (Fd < 0 && errno != EEXIST)
       return fail(Path, errno);
   }

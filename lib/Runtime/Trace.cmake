@@ -9,6 +9,7 @@
 add_library(ddtcRuntimeSupport STATIC
   ${CMAKE_CURRENT_LIST_DIR}/RuntimeSettings.cpp
   ${CMAKE_CURRENT_LIST_DIR}/RuntimeSupport.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/SettingsStore.cpp
 )
 target_link_libraries(ddtcRuntimeSupport PUBLIC ddtcIR ddtcFormat)
 set_target_properties(ddtcRuntimeSupport PROPERTIES POSITION_INDEPENDENT_CODE ON)

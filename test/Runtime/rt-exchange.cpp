@@ -29,9 +29,12 @@
 //   allgather     MPI_Allgather, and MPI_Allgather with MPI_IN_PLACE
 //   pack          MPI_Pack_size, MPI_Pack, MPI_Unpack (each rank)
 //
-// Usage: rt-exchange [--p2p-only] [--count N] [--shapes] FILE...
+// Usage: rt-exchange [--p2p-only] [--reversed] [--count N] [--shapes] FILE...
 //   --p2p-only  skip the collectives (for runs where only some ranks have
 //               the runtime)
+//   --reversed  communicate on a communicator of MPI_COMM_WORLD's ranks in
+//               reverse order (rank r of it is world rank size-1-r), so
+//               that a rank of the communicator is not the world's
 //   --shapes    rank 0 also prints `0 shape TYPE size=S extent=E`, MPI's
 //               MPI_Type_size and extent of each committed type (what the
 //               runtime's report must say of it)
@@ -63,6 +66,8 @@ using namespace ddtc;
 namespace {
 
 int Rank = 0, Size = 1;
+/// Where the exchanges happen (--reversed).
+MPI_Comm Comm = MPI_COMM_WORLD;
 
 /// Eight bytes of the fill pattern: word I of a buffer filled for Salt.
 uint64_t patternWord(uint64_t I, uint64_t Salt) {
@@ -214,9 +219,9 @@ private:
       MPI_Status St;
       for (int Turn = 0; Turn < 2; ++Turn) {
         if (Rank == Turn)
-          MPI_Send(S.base(), Count, H, peer(), 1, MPI_COMM_WORLD);
+          MPI_Send(S.base(), Count, H, peer(), 1, Comm);
         else
-          MPI_Recv(R.base(), Count, H, peer(), 1, MPI_COMM_WORLD, &St);
+          MPI_Recv(R.base(), Count, H, peer(), 1, Comm, &St);
       }
       report("send-recv", Name, R.digest() + " " + countOf(St, H));
     }
@@ -224,18 +229,18 @@ private:
       TypedBuffer S = send(2), R = recv(2);
       MPI_Status St;
       if (Rank == 0)
-        MPI_Ssend(S.base(), Count, H, 1, 2, MPI_COMM_WORLD);
+        MPI_Ssend(S.base(), Count, H, 1, 2, Comm);
       else
-        MPI_Recv(R.base(), Count, H, 0, 2, MPI_COMM_WORLD, &St);
+        MPI_Recv(R.base(), Count, H, 0, 2, Comm, &St);
       report("ssend", Name, Rank ? R.digest() + " " + countOf(St, H) : "sent");
     }
     if (Count > 1) {
       TypedBuffer S = send(3), R = recv(3);
       MPI_Status St;
       if (Rank == 0)
-        MPI_Send(S.base(), Count - 1, H, 1, 3, MPI_COMM_WORLD);
+        MPI_Send(S.base(), Count - 1, H, 1, 3, Comm);
       else
-        MPI_Recv(R.base(), Count, H, 0, 3, MPI_COMM_WORLD, &St);
+        MPI_Recv(R.base(), Count, H, 0, 3, Comm, &St);
       report("short", Name, Rank ? R.digest() + " " + countOf(St, H) : "sent");
     }
     {
@@ -249,11 +254,10 @@ private:
       TypedBuffer S = send(4);
       int N = static_cast<int>(Wire.size() - 1);
       if (Rank == 0) {
-        MPI_Send(S.base(), Count, H, 1, 4, MPI_COMM_WORLD);
+        MPI_Send(S.base(), Count, H, 1, 4, Comm);
         report("bytes", Name, "sent");
       } else {
-        MPI_Recv(Wire.data(), N, MPI_PACKED, 0, 4, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
+        MPI_Recv(Wire.data(), N, MPI_PACKED, 0, 4, Comm, MPI_STATUS_IGNORE);
         report("bytes", Name, digestOf(Wire, packedPadding(T, Count)));
       }
     }
@@ -269,8 +273,8 @@ private:
       MPI_Request Req[2];
       MPI_Status St[2];
       int Tag = 10 + K;
-      MPI_Irecv(R.base(), Count, H, peer(), Tag, MPI_COMM_WORLD, &Req[0]);
-      MPI_Isend(S.base(), Count, H, peer(), Tag, MPI_COMM_WORLD, &Req[1]);
+      MPI_Irecv(R.base(), Count, H, peer(), Tag, Comm, &Req[0]);
+      MPI_Isend(S.base(), Count, H, peer(), Tag, Comm, &Req[1]);
       switch (K) {
       case 0:
         MPI_Wait(&Req[1], MPI_STATUS_IGNORE);
@@ -316,7 +320,7 @@ private:
         // The freed send is complete once the peer has its message; the
         // buffer may be reused only then.
         MPI_Sendrecv(nullptr, 0, MPI_BYTE, peer(), 99, nullptr, 0, MPI_BYTE,
-                     peer(), 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                     peer(), 99, Comm, MPI_STATUS_IGNORE);
         break;
       }
       std::string Counted = K == 1 ? "" : " " + countOf(St[0], H);
@@ -331,10 +335,10 @@ private:
       return;
     TypedBuffer S1 = send(60), S2 = send(61), R1 = recv(60), R2 = recv(61);
     MPI_Request Req[4];
-    MPI_Isend(S1.base(), Count, H, peer(), 60, MPI_COMM_WORLD, &Req[0]);
-    MPI_Isend(S2.base(), Count, H, peer(), 61, MPI_COMM_WORLD, &Req[1]);
-    MPI_Irecv(R1.base(), Count, H, peer(), 60, MPI_COMM_WORLD, &Req[2]);
-    MPI_Irecv(R2.base(), Count, H, peer(), 61, MPI_COMM_WORLD, &Req[3]);
+    MPI_Isend(S1.base(), Count, H, peer(), 60, Comm, &Req[0]);
+    MPI_Isend(S2.base(), Count, H, peer(), 61, Comm, &Req[1]);
+    MPI_Irecv(R1.base(), Count, H, peer(), 60, Comm, &Req[2]);
+    MPI_Irecv(R2.base(), Count, H, peer(), 61, Comm, &Req[3]);
     MPI_Status St[4];
     MPI_Waitall(4, Req, St);
     report("two-in-flight", Name, R1.digest() + " " + R2.digest());
@@ -344,14 +348,14 @@ private:
     TypedBuffer S = send(20), R = recv(20);
     MPI_Status St;
     MPI_Sendrecv(S.base(), Count, H, (Rank + 1) % Size, 20, R.base(), Count, H,
-                 (Rank + Size - 1) % Size, 20, MPI_COMM_WORLD, &St);
+                 (Rank + Size - 1) % Size, 20, Comm, &St);
     report("sendrecv", Name, R.digest() + " " + countOf(St, H));
   }
 
   void collectives() {
     for (int Root : {0, Size - 1}) {
       TypedBuffer B = Rank == Root ? send(30 + Root) : recv(30 + Root);
-      MPI_Bcast(B.base(), Count, H, Root, MPI_COMM_WORLD);
+      MPI_Bcast(B.base(), Count, H, Root, Comm);
       report("bcast", Name + "@" + std::to_string(Root), B.digest());
     }
     // Allgather: Size blocks of Count instances each. Into instances that
@@ -363,28 +367,27 @@ private:
     }
     TypedBuffer S = send(40);
     TypedBuffer R(T, static_cast<int64_t>(Count) * Size, Salt(40, 2));
-    MPI_Allgather(S.base(), Count, H, R.base(), Count, H, MPI_COMM_WORLD);
+    MPI_Allgather(S.base(), Count, H, R.base(), Count, H, Comm);
     report("allgather", Name, R.digest());
     TypedBuffer P(T, static_cast<int64_t>(Count) * Size, Salt(41, 2));
-    MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, P.base(), Count, H,
-                  MPI_COMM_WORLD);
+    MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, P.base(), Count, H, Comm);
     report("allgather-in-place", Name, P.digest());
   }
 
   void pack() {
     int Bound = 0;
-    MPI_Pack_size(Count, H, MPI_COMM_WORLD, &Bound);
+    MPI_Pack_size(Count, H, Comm, &Bound);
     int TypeSize = 0;
     MPI_Type_size(H, &TypeSize);
     std::vector<uint8_t> Packed(static_cast<size_t>(Bound) + 8, 0xEE);
     TypedBuffer S = send(50), R = recv(50);
     int Position = 4;
     MPI_Pack(S.base(), Count, H, Packed.data(), static_cast<int>(Packed.size()),
-             &Position, MPI_COMM_WORLD);
+             &Position, Comm);
     int End = Position;
     Position = 4;
     MPI_Unpack(Packed.data(), static_cast<int>(Packed.size()), &Position,
-               R.base(), Count, H, MPI_COMM_WORLD);
+               R.base(), Count, H, Comm);
     // Only the bytes MPI_Pack wrote: the bound may differ with the runtime.
     Packed.resize(static_cast<size_t>(End));
     report("pack", Name,
@@ -407,19 +410,23 @@ int run(int Argc, char **Argv) {
   std::vector<std::string> Paths;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
-    if (A == "--p2p-only")
+    if (A == "--p2p-only") {
       P2POnly = true;
-    else if (A == "--shapes")
+    } else if (A == "--reversed") {
+      MPI_Comm_split(MPI_COMM_WORLD, 0, Size - 1 - Rank, &Comm);
+      MPI_Comm_rank(Comm, &Rank);
+    } else if (A == "--shapes") {
       Shapes = true;
-    else if (A == "--count" && I + 1 < Argc)
+    } else if (A == "--count" && I + 1 < Argc) {
       Count = std::atoi(Argv[++I]);
-    else
+    } else {
       Paths.push_back(A);
+    }
   }
   if (Paths.empty() || Count < 1) {
     std::fprintf(stderr,
-                 "usage: rt-exchange [--p2p-only] [--count N] [--shapes] "
-                 "FILE...\n");
+                 "usage: rt-exchange [--p2p-only] [--reversed] [--count N] "
+                 "[--shapes] FILE...\n");
     return 2;
   }
   std::string Missing;

@@ -27,12 +27,13 @@
 
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TypeContext.h"
+#include "ddtc/MPI/MachineIdentity.h"
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/SplitSend.h"
-#include "ddtc/Runtime/RuntimeSettings.h"
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Reader/TypeUses.h"
+#include "ddtc/Runtime/RuntimeSettings.h"
 
 #include <mpi.h>
 #include <unistd.h>
@@ -395,9 +396,10 @@ int main(int Argc, char **Argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &Size);
   // The ddtc variant sends its packed bytes as the runtime does, window
   // and setting included, from the environment or the runtime's settings
-  // file (docs/runtime.md, "Split sends").
+  // file, named or stored (docs/runtime.md, "Settings"); it measures none.
   RuntimeSettings Settings;
-  std::vector<std::string> Warnings = Settings.load();
+  MachineIdentity Id = machineIdentity();
+  std::vector<std::string> Warnings = Settings.load(Id.Node, Id.Library);
   if (std::string W =
           SplitSends::get().configure(Settings.get("DDTC_RT_SPLIT_SEND"));
       !W.empty())

@@ -3,8 +3,11 @@
 // `mpiexec -n 2 ddtc-rt-calibrate -o rt.conf` measures, between the two
 // ranks where it runs, the two choices of libddtc_rt.so that depend on the
 // machine and the MPI library rather than on the type (docs/runtime.md,
-// "Settings file and calibration"), and writes them as a settings file
-// for DDTC_RT_CONFIG:
+// "Settings"), and writes them as a settings file for DDTC_RT_CONFIG, or
+// with --store into the store the runtime reads by itself (the runtime
+// runs `ddtc-rt-calibrate --auto --store` where it finds nothing there).
+// Ranks on one node measure the settings for messages within a node;
+// ranks on two nodes, those for messages between nodes (DDTC_RT_REMOTE_):
 //
 //   DDTC_RT_SPLIT_SEND   the sizes at which the runtime's packed bytes go
 //                        faster as two blocks than as one contiguous run
@@ -28,7 +31,11 @@
 #include "TypedRules.h"
 
 #include "ddtc/MPI/MPISupport.h"
+#include "ddtc/MPI/MachineIdentity.h"
 #include "ddtc/MPI/SplitSend.h"
+#include "ddtc/Runtime/RuntimeSettings.h"
+#include "ddtc/Runtime/RuntimeSupport.h"
+#include "ddtc/Runtime/SettingsStore.h"
 #include "ddtc/Support/ByteSize.h"
 
 #include <mpi.h>
@@ -41,6 +48,7 @@
 #include <ctime>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <unistd.h>
 #include <vector>
 
@@ -51,20 +59,33 @@ namespace {
 /// A variant must be this much faster (median against median) to win.
 constexpr double Margin = 0.95;
 
+/// How much is measured: the sizes probed, rounds and round trips.
+enum class Profile {
+  Full,  // the default: every size, 11 rounds
+  Auto,  // what the runtime runs at MPI_Init: fewer sizes, a few seconds
+  Quick, // a smoke test
+};
+
 struct Options {
   std::string Output; // "" for stdout
   int Rounds = 11;
-  bool Quick = false;
+  Profile Depth = Profile::Full;
+  bool Store = false;
+  bool Show = false;
 };
 
 int Rank = 0;
 
 void progress(const std::string &What) {
-  if (Rank == 0)
+  // A line that rewrites itself, for a terminal; not into a log.
+  static const bool Terminal = isatty(2);
+  if (Rank == 0 && Terminal)
     std::fprintf(stderr, "\rddtc-rt-calibrate: %-60s", What.c_str());
 }
 
-int nrepFor(uint64_t Bytes) {
+int nrepFor(uint64_t Bytes, Profile Depth) {
+  if (Depth == Profile::Auto)
+    return Bytes <= 64 * 1024 ? 60 : Bytes <= 1024 * 1024 ? 20 : 8;
   return Bytes <= 64 * 1024 ? 100 : Bytes <= 1024 * 1024 ? 50 : 20;
 }
 
@@ -133,12 +154,20 @@ std::pair<double, double> compare(int Rounds, const std::function<double()> &A,
 /// The split window: (Lo, Hi], or Hi = 0 for off.
 std::pair<uint64_t, uint64_t> calibrateSplit(const Options &O,
                                              std::vector<std::string> &Table) {
-  std::vector<uint64_t> Sizes =
-      O.Quick ? std::vector<uint64_t>{16 << 10, 64 << 10}
-              : std::vector<uint64_t>{8256,     16 << 10,  24 << 10, 32 << 10,
-                                      48 << 10, 64 << 10,  128 << 10,
-                                      256 << 10, 512 << 10, 1 << 20, 2 << 20,
-                                      4 << 20};
+  std::vector<uint64_t> Sizes;
+  switch (O.Depth) {
+  case Profile::Quick:
+    Sizes = {16 << 10, 64 << 10};
+    break;
+  case Profile::Auto:
+    Sizes = {8256,      16 << 10,  32 << 10, 64 << 10, 128 << 10,
+             256 << 10, 512 << 10, 1 << 20,  2 << 20};
+    break;
+  case Profile::Full:
+    Sizes = {8256,      16 << 10,  24 << 10,  32 << 10, 48 << 10, 64 << 10,
+             128 << 10, 256 << 10, 512 << 10, 1 << 20,  2 << 20,  4 << 20};
+    break;
+  }
   std::vector<char> Buf((4 << 20) + SplitSends::Gap + 64, 1);
   std::vector<bool> Wins, Loses;
   Table.push_back("# split sends: round trip of packed bytes, us (median of " +
@@ -146,13 +175,15 @@ std::pair<uint64_t, uint64_t> calibrateSplit(const Options &O,
   Table.push_back("#   bytes  contiguous  two-blocks");
   for (uint64_t S : Sizes) {
     progress("split sends, " + formatByteSize(S));
-    int Nrep = nrepFor(S);
+    int Nrep = nrepFor(S, O.Depth);
     auto Recv = [&] { recvPacked(Buf.data(), S); };
     auto Contiguous = [&] {
-      return roundTrip(Nrep, [&] { sendPacked(Buf.data(), S, false); }, Recv);
+      return roundTrip(
+          Nrep, [&] { sendPacked(Buf.data(), S, false); }, Recv);
     };
     auto Split = [&] {
-      return roundTrip(Nrep, [&] { sendPacked(Buf.data(), S, true); }, Recv);
+      return roundTrip(
+          Nrep, [&] { sendPacked(Buf.data(), S, true); }, Recv);
     };
     auto [TC, TS] = compare(O.Rounds, Contiguous, Split);
     Wins.push_back(TS < Margin * TC);
@@ -185,13 +216,21 @@ std::pair<uint64_t, uint64_t> calibrateSplit(const Options &O,
 std::vector<TypedRule> calibrateTyped(const Options &O,
                                       std::pair<uint64_t, uint64_t> Window,
                                       std::vector<std::string> &Table) {
-  std::vector<uint64_t> Blocks =
-      O.Quick ? std::vector<uint64_t>{1024}
-              : std::vector<uint64_t>{256, 384, 512, 1024, 4096};
-  std::vector<uint64_t> Sizes =
-      O.Quick ? std::vector<uint64_t>{64 << 10}
-              : std::vector<uint64_t>{16 << 10, 32 << 10, 64 << 10,
-                                      128 << 10, 256 << 10, 1 << 20};
+  std::vector<uint64_t> Blocks, Sizes;
+  switch (O.Depth) {
+  case Profile::Quick:
+    Blocks = {1024};
+    Sizes = {64 << 10};
+    break;
+  case Profile::Auto:
+    Blocks = {256, 1024, 4096};
+    Sizes = {16 << 10, 64 << 10, 256 << 10, 1 << 20};
+    break;
+  case Profile::Full:
+    Blocks = {256, 384, 512, 1024, 4096};
+    Sizes = {16 << 10, 32 << 10, 64 << 10, 128 << 10, 256 << 10, 1 << 20};
+    break;
+  }
   Table.push_back("# large blocks: round trip, us (median of " +
                   std::to_string(O.Rounds) +
                   " rounds); packed: a copy per block on each side, the "
@@ -203,14 +242,15 @@ std::vector<TypedRule> calibrateTyped(const Options &O,
   for (size_t BI = 0; BI < Blocks.size(); ++BI) {
     uint64_t B = Blocks[BI];
     for (uint64_t S : Sizes) {
-      progress("large blocks, " + formatByteSize(B) + " in " + formatByteSize(S));
+      progress("large blocks, " + formatByteSize(B) + " in " +
+               formatByteSize(S));
       uint64_t N = S / B;
       MPI_Datatype T;
       // N blocks of B bytes of doubles, a block's length apart.
       PMPI_Type_vector(static_cast<int>(N), static_cast<int>(B / 8),
                        static_cast<int>(B / 4), MPI_DOUBLE, &T);
       PMPI_Type_commit(&T);
-      int Nrep = nrepFor(S);
+      int Nrep = nrepFor(S, O.Depth);
       auto TypedTrip = [&] {
         return roundTrip(
             Nrep,
@@ -256,46 +296,137 @@ std::string hostName() {
   return H;
 }
 
-int usage(const char *Message) {
+constexpr const char *Usage =
+    "usage: mpiexec -n 2 ddtc-rt-calibrate [-o FILE | --store] [--auto | "
+    "--quick] [--rounds N]\n"
+    "       ddtc-rt-calibrate --show\n";
+
+int usage(const std::string &Message) {
   if (Rank == 0)
-    std::fprintf(stderr,
-                 "ddtc-rt-calibrate: %s\nusage: mpiexec -n 2 ddtc-rt-calibrate "
-                 "[-o FILE] [--rounds N] [--quick]\n",
-                 Message);
+    std::fprintf(stderr, "ddtc-rt-calibrate: %s\n%s", Message.c_str(), Usage);
   return 2;
+}
+
+/// The setting lines of a stored file that a measurement at the other
+/// placement wrote (DDTC_RT_REMOTE_ lines for a measurement within a node,
+/// and the others for one between nodes), to keep when storing this one.
+std::string otherPlacementLines(const std::string &Path, bool Remote) {
+  std::string Kept;
+  if (!whyUntrusted(Path, /*Directory=*/false).empty())
+    return Kept;
+  std::FILE *F = std::fopen(Path.c_str(), "r");
+  if (!F)
+    return Kept;
+  char Line[4096];
+  while (std::fgets(Line, sizeof Line, F)) {
+    std::string_view L(Line);
+    bool RemoteLine = L.starts_with("DDTC_RT_REMOTE_");
+    bool LocalLine = L.starts_with("DDTC_RT_SPLIT_SEND=") ||
+                     L.starts_with("DDTC_RT_TYPED_BLOCKS=");
+    if ((Remote && LocalLine) || (!Remote && RemoteLine))
+      Kept += L;
+  }
+  std::fclose(F);
+  return Kept;
+}
+
+/// --show: the settings the runtime would use here and where they come
+/// from, without measuring.
+int show() {
+  if (Rank != 0)
+    return 0;
+  MachineIdentity Id = machineIdentity();
+  RuntimeSettings Settings;
+  for (const std::string &W : Settings.load(Id.Node, Id.Library))
+    std::fprintf(stderr, "ddtc-rt-calibrate: warning: %s\n", W.c_str());
+  std::printf("node type:   %s\nMPI library: %s\n", Id.Node.c_str(),
+              Id.Library.c_str());
+  std::string Dir = cacheDirectory();
+  std::printf("store:       %s\n",
+              Dir.empty()
+                  ? "none (set DDTC_CACHE, XDG_CACHE_HOME or HOME)"
+                  : storedSettingsPath(Dir, Id.Node, Id.Library).c_str());
+  const char *Where = "";
+  switch (Settings.source()) {
+  case RuntimeSettings::Source::Named:
+    Where = "the file DDTC_RT_CONFIG names";
+    break;
+  case RuntimeSettings::Source::Stored:
+    Where = "the store";
+    break;
+  case RuntimeSettings::Source::Measured:
+  case RuntimeSettings::Source::Defaults:
+    Where = "none yet: the runtime measures them at the first MPI_Init with "
+            "kernels (unless DDTC_RT_CALIBRATE=off), the defaults until then";
+    break;
+  }
+  std::printf("settings:    %s%s%s\n", Where,
+              Settings.path().empty() ? "" : ", ", Settings.path().c_str());
+  for (const char *Name :
+       {"DDTC_RT_SPLIT_SEND", "DDTC_RT_TYPED_BLOCKS",
+        "DDTC_RT_REMOTE_SPLIT_SEND", "DDTC_RT_REMOTE_TYPED_BLOCKS",
+        "DDTC_RT_MAX_BUFFER", "DDTC_RT_FORMS"}) {
+    const char *V = Settings.get(Name);
+    std::string From =
+        std::getenv(Name) && *std::getenv(Name) ? " (environment)" : "";
+    std::printf("  %s=%s%s\n", Name, V ? V : "(default)", From.c_str());
+  }
+  return 0;
 }
 
 int run(int Argc, char **Argv) {
   Options O;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
-    if (A == "-o" && I + 1 < Argc)
+    if (A == "-o" && I + 1 < Argc) {
       O.Output = Argv[++I];
-    else if (A == "--rounds" && I + 1 < Argc)
-      O.Rounds = std::atoi(Argv[++I]);
-    else if (A == "--quick")
-      O.Quick = true;
-    else if (A == "-h" || A == "--help") {
+    } else if (A == "--rounds" && I + 1 < Argc) {
+      char *End = nullptr;
+      long N = std::strtol(Argv[++I], &End, 10);
+      if (End == Argv[I] || *End || N < 1 || N > 1000)
+        return usage(std::string("--rounds takes 1 to 1000, not '") + Argv[I] +
+                     "'");
+      O.Rounds = static_cast<int>(N);
+    } else if (A == "--quick") {
+      O.Depth = Profile::Quick;
+    } else if (A == "--auto") {
+      O.Depth = Profile::Auto;
+    } else if (A == "--store") {
+      O.Store = true;
+    } else if (A == "--show") {
+      O.Show = true;
+    } else if (A == "-h" || A == "--help") {
       if (Rank == 0)
         std::printf("ddtc-rt-calibrate: measures the settings of "
-                    "libddtc_rt.so for this machine and MPI library\n"
-                    "usage: mpiexec -n 2 ddtc-rt-calibrate [-o FILE] "
-                    "[--rounds N] [--quick]\n");
+                    "libddtc_rt.so for this machine and MPI library\n%s",
+                    Usage);
       return 0;
+    } else {
+      return usage("unknown argument '" + A + "'");
     }
-    else
-      return usage(("unknown argument '" + A + "'").c_str());
   }
-  if (O.Rounds < 1 || O.Rounds > 1000)
-    return usage("--rounds takes 1 to 1000");
+  if (O.Show)
+    return show();
+  if (O.Store && !O.Output.empty())
+    return usage("-o and --store name two places; give one");
   int Size = 0;
   PMPI_Comm_size(MPI_COMM_WORLD, &Size);
   if (Size != 2)
-    return usage(("runs on 2 ranks (mpiexec -n 2), not " +
-                  std::to_string(Size))
-                     .c_str());
-  if (O.Quick)
+    return usage("runs on 2 ranks (mpiexec -n 2), not " + std::to_string(Size));
+  if (O.Depth == Profile::Quick)
     O.Rounds = std::min(O.Rounds, 3);
+  if (O.Depth == Profile::Auto)
+    O.Rounds = std::min(O.Rounds, 7);
+  // Two ranks on one node measure for messages within a node; on two
+  // nodes, for messages between nodes.
+  MPI_Comm Node;
+  PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                       &Node);
+  int NodeSize = 0;
+  PMPI_Comm_size(Node, &NodeSize);
+  PMPI_Comm_free(&Node);
+  bool Remote = NodeSize == 1;
+  double Start = PMPI_Wtime();
   // Every size gets a type of two blocks; the runtime's window is what
   // this program measures.
   SplitSends::get().configure("64:1G");
@@ -308,7 +439,8 @@ int run(int Argc, char **Argv) {
   Window = {W[0], W[1]};
   std::vector<TypedRule> TypedBlocks = calibrateTyped(O, Window, Table);
   SplitSends::get().release();
-  if (Rank == 0)
+  double Seconds = PMPI_Wtime() - Start;
+  if (Rank == 0 && isatty(2))
     std::fprintf(stderr, "\r%80s\r", "");
   if (Rank != 0)
     return 0;
@@ -316,44 +448,70 @@ int run(int Argc, char **Argv) {
   std::time_t Now = std::time(nullptr);
   char Date[64];
   std::strftime(Date, sizeof Date, "%Y-%m-%d %H:%M UTC", std::gmtime(&Now));
+  MachineIdentity Id = machineIdentity();
+  char Took[32];
+  std::snprintf(Took, sizeof Took, "%.1f", Seconds);
   std::string Text;
-  Text += "# libddtc_rt.so settings for " + hostName() + ", measured by "
-          "ddtc-rt-calibrate on " + Date + "\n";
-  Text += "# MPI library: " + mpiLibraryVersion() + "\n";
+  Text += "# libddtc_rt.so settings measured by ddtc-rt-calibrate on " +
+          hostName() + ", " + Date + ", in " + Took + " s, between ranks " +
+          (Remote ? "on two nodes" : "of one node") + "\n";
   Text += "# Use: DDTC_RT_CONFIG=this-file (docs/runtime.md); the "
           "environment overrides a line.\n";
+  Text += "DDTC_RT_SETTINGS_VERSION=" + std::to_string(SettingsVersion) + "\n";
+  Text += "DDTC_RT_NODE=" + Id.Node + "\n";
+  Text += "DDTC_RT_MPI=" + Id.Library + "\n";
   for (const std::string &L : Table)
     Text += L + "\n";
-  Text += "DDTC_RT_SPLIT_SEND=" +
+  std::string Prefix = Remote ? "DDTC_RT_REMOTE_" : "DDTC_RT_";
+  Text += Prefix + "SPLIT_SEND=" +
           (Window.second ? formatByteSize(Window.first) + ":" +
                                formatByteSize(Window.second)
                          : std::string("off")) +
           "\n";
-  Text += "DDTC_RT_TYPED_BLOCKS=" +
+  Text += Prefix + "TYPED_BLOCKS=" +
           formatTypedRules(TypedBlocks.data(), TypedBlocks.size(),
                            /*Suffixes=*/true) +
           "\n";
-  if (O.Output.empty()) {
+  if (O.Output.empty() && !O.Store) {
     std::fputs(Text.c_str(), stdout);
     return 0;
   }
-  FILE *F = std::fopen(O.Output.c_str(), "w");
-  if (!F || std::fputs(Text.c_str(), F) < 0 || std::fclose(F) != 0) {
-    std::fprintf(stderr, "ddtc-rt-calibrate: cannot write '%s': %s\n",
-                 O.Output.c_str(), std::strerror(errno));
+  std::string Path = O.Output, Err;
+  if (O.Store) {
+    std::string Dir = cacheDirectory();
+    if (Dir.empty()) {
+      std::fprintf(stderr, "ddtc-rt-calibrate: no cache directory for the "
+                           "store (set DDTC_CACHE, XDG_CACHE_HOME or HOME)\n");
+      return 1;
+    }
+    if (!makeTrustedDirectory(Dir, Err)) {
+      std::fprintf(stderr, "ddtc-rt-calibrate: %s\n", Err.c_str());
+      return 1;
+    }
+    Path = storedSettingsPath(Dir, Id.Node, Id.Library);
+    Text += otherPlacementLines(Path, Remote);
+  }
+  // Atomically: the runtime of another job may be reading it.
+  if (!writeFileAtomically(Path, Text, Err, O.Store ? 0600 : 0666)) {
+    std::fprintf(stderr, "ddtc-rt-calibrate: %s\n", Err.c_str());
     return 1;
   }
+  if (O.Store)
+    std::fprintf(stderr, "ddtc-rt-calibrate: stored %s (%s s)\n", Path.c_str(),
+                 Took);
   return 0;
 }
 
 } // namespace
 
 int main(int Argc, char **Argv) {
-  MPI_Init(&Argc, &Argv);
+  // PMPI: with the runtime preloaded by mistake, the runtime must not
+  // start measuring (again) on its own.
+  PMPI_Init(&Argc, &Argv);
   PMPI_Comm_rank(MPI_COMM_WORLD, &Rank);
   int Rc = run(Argc, Argv);
   // A failure on rank 0 (the file) is the run's: every rank exits with it.
   PMPI_Bcast(&Rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  MPI_Finalize();
+  PMPI_Finalize();
   return Rc;
 }

@@ -18,9 +18,11 @@
 // this one, with or without the runtime. The types are made once per
 // message size and kept to MPI_Finalize, for at most 64 sizes.
 //
-// On by default under MPICH, for (8 KiB, 32 KiB]; the setting
-// DDTC_RT_SPLIT_SEND=LO:HI (sizes as parseByteSize reads them) sets the
-// window, =off turns it off. Other libraries: off unless set.
+// The window depends on the machine and the MPI library: off unless a
+// setting gives it -- DDTC_RT_SPLIT_SEND=LO:HI (sizes as parseByteSize
+// reads them) for messages between ranks of one node,
+// DDTC_RT_REMOTE_SPLIT_SEND for messages between nodes, =off for none --
+// as the runtime measures it by itself or ddtc-rt-calibrate writes it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DDTC_MPI_SPLITSEND_H
@@ -44,14 +46,15 @@ public:
 
   static SplitSends &get();
 
-  /// Sets the window from the MPI library's name and Setting (the value of
-  /// DDTC_RT_SPLIT_SEND, or null); after MPI_Init. Returns a warning for a
-  /// Setting it cannot read (the default then stays), else "".
-  std::string configure(const char *Setting);
+  /// Sets the window of messages to ranks of this node, or to other nodes
+  /// where Remote, from Setting (the value of DDTC_RT_SPLIT_SEND or
+  /// DDTC_RT_REMOTE_SPLIT_SEND, or null for off). Returns a warning for a
+  /// Setting it cannot read (the window is then off), else "".
+  std::string configure(const char *Setting, bool Remote = false);
   /// The size of the buffer a packed stream of Bytes is packed into before
   /// it is sent: Bytes, or Bytes + Gap where the send is split.
-  uint64_t bufferBytes(uint64_t Bytes) const {
-    return wants(Bytes) ? Bytes + Gap : Bytes;
+  uint64_t bufferBytes(uint64_t Bytes, bool Remote = false) const {
+    return wants(Bytes, Remote) ? Bytes + Gap : Bytes;
   }
   /// What to give MPI to send the stream of Bytes packed at Buf (a buffer
   /// of bufferBytes(Bytes) bytes): Bytes times MPI_PACKED, or, split, the
@@ -61,22 +64,22 @@ public:
     MPI_Count Count;
     MPI_Datatype Type;
   };
-  Wire wire(char *Buf, uint64_t Bytes);
+  Wire wire(char *Buf, uint64_t Bytes, bool Remote = false);
   /// Sends split so far (the report).
   uint64_t count() const { return Sent.load(std::memory_order_relaxed); }
   /// The window in force, "LO:HI" in bytes, or "off" (the report).
-  std::string window() const {
-    uint64_t L = Lo.load(std::memory_order_relaxed);
-    uint64_t H = Hi.load(std::memory_order_relaxed);
+  std::string window(bool Remote = false) const {
+    uint64_t L = Windows[Remote].Lo.load(std::memory_order_relaxed);
+    uint64_t H = Windows[Remote].Hi.load(std::memory_order_relaxed);
     return H ? std::to_string(L) + ":" + std::to_string(H) : "off";
   }
   /// Frees the types (MPI_Finalize).
   void release();
 
 private:
-  bool wants(uint64_t Bytes) const {
-    return Bytes > Lo.load(std::memory_order_relaxed) &&
-           Bytes <= Hi.load(std::memory_order_relaxed);
+  bool wants(uint64_t Bytes, bool Remote) const {
+    return Bytes > Windows[Remote].Lo.load(std::memory_order_relaxed) &&
+           Bytes <= Windows[Remote].Hi.load(std::memory_order_relaxed);
   }
   /// The type of two blocks for a stream of Bytes, made on first use;
   /// MPI_DATATYPE_NULL if it cannot be had.
@@ -88,7 +91,10 @@ private:
   /// sizes, and sends of further ones go contiguous.
   static constexpr size_t MaxTypes = 64;
 
-  std::atomic<uint64_t> Lo{0}, Hi{0};
+  /// (Lo, Hi] of messages within a node [0] and between nodes [1].
+  struct Window {
+    std::atomic<uint64_t> Lo{0}, Hi{0};
+  } Windows[2];
   std::atomic<uint64_t> Sent{0};
   std::mutex Lock;
   std::vector<std::pair<uint64_t, MPI_Datatype>> Types;

@@ -1,12 +1,15 @@
 //===- ddtc/Runtime/RuntimeSettings.h - The runtime's settings -*- C++ -*-===//
 //
-// The runtime's tuning settings (DDTC_RT_SPLIT_SEND, DDTC_RT_TYPED_BLOCKS,
-// DDTC_RT_MAX_BUFFER, DDTC_RT_FORMS) come from the environment, or from the file that
-// DDTC_RT_CONFIG names -- lines NAME=VALUE, `#` comments, as
-// `ddtc-rt-calibrate` writes them for a machine -- the environment winning,
-// as MPI libraries take their parameter files (docs/runtime.md, "Settings
-// file and calibration"). ddtc-bench reads them too: its ddtc variant sends
-// as the runtime does.
+// The runtime's tuning settings (DDTC_RT_SPLIT_SEND, DDTC_RT_TYPED_BLOCKS and
+// their DDTC_RT_REMOTE_ forms, DDTC_RT_MAX_BUFFER, DDTC_RT_FORMS) come from
+// the environment, or from a settings file -- lines NAME=VALUE, `#`
+// comments, as `ddtc-rt-calibrate` writes them -- the environment winning,
+// as MPI libraries take their parameter files (docs/runtime.md,
+// "Settings"). The file is, in this order: the one DDTC_RT_CONFIG names;
+// the one stored in the user's cache for this node type and MPI library
+// (SettingsStore.h), which the runtime measures by itself where there is
+// none; none, and the defaults. ddtc-bench reads them too: its ddtc variant
+// sends as the runtime does.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DDTC_RUNTIME_RUNTIMESETTINGS_H
@@ -21,9 +24,23 @@ namespace ddtc {
 
 class RuntimeSettings {
 public:
-  /// Reads the file DDTC_RT_CONFIG names, if any. Lines it cannot read are
-  /// returned as warnings naming the file and line, and skipped.
-  std::vector<std::string> load();
+  /// Where the file of the settings in force came from.
+  enum class Source { Named, Stored, Measured, Defaults };
+  static const char *sourceName(Source S);
+
+  /// Reads the file DDTC_RT_CONFIG names, if set (Named); else the stored
+  /// file for the node type Node and the MPI library Library, if there is
+  /// one this user can trust that was measured on them (Stored); else
+  /// nothing (Defaults). What cannot be read or is refused is returned as
+  /// warnings naming the file (and line).
+  std::vector<std::string> load(const std::string &Node,
+                                const std::string &Library);
+
+  /// Reads the stored file a measurement has just written (Measured), as
+  /// load() reads a stored one; Seconds is what the measurement took.
+  std::vector<std::string> loadMeasured(const std::string &Node,
+                                        const std::string &Library,
+                                        double Seconds);
 
   /// The value of Name: the environment's if set and not empty, else the
   /// file's, else null. Valid until the next load().
@@ -33,17 +50,34 @@ public:
   /// the prefix of a warning about the value.
   std::string where(const char *Name) const;
 
-  /// The file read ("" without DDTC_RT_CONFIG).
+  Source source() const { return From; }
+  /// The file read ("" for the defaults).
   const std::string &path() const { return Path; }
+  /// Seconds the measurement took, for Source::Measured.
+  double measureSeconds() const { return Seconds; }
 
-  /// The names a settings file may set.
+  /// The names a settings file may set: the settings, and the identity of
+  /// what they were measured on (DDTC_RT_NODE, DDTC_RT_MPI), which the
+  /// environment does not override.
   static bool isKnown(const std::string &Name);
 
   /// The largest file read.
   static constexpr size_t MaxBytes = 64 * 1024;
 
 private:
+  /// Reads File into FromFile; false (with a warning that calls it Label)
+  /// if it cannot be read.
+  bool read(const std::string &File, const std::string &Label,
+            std::vector<std::string> &Warnings);
+  /// Reads the stored file for Node and Library into FromFile if it is
+  /// trusted and theirs; else leaves FromFile empty.
+  bool readStored(const std::string &Node, const std::string &Library,
+                  std::vector<std::string> &Warnings);
+  std::string fileValue(const char *Name) const;
+
+  Source From = Source::Defaults;
   std::string Path;
+  double Seconds = 0;
   std::map<std::string, std::string> FromFile;
 };
 

@@ -29,9 +29,10 @@ std::string getEnvOr(const char *Name, std::string_view Default);
 /// Writes Text to a temporary file beside Path and renames it to Path, so
 /// that Path holds either its old content or all of Text. On failure
 /// returns false with Err naming the file and the system's reason, and
-/// leaves no temporary file behind.
+/// leaves no temporary file behind. Mode is the new file's (less the
+/// umask).
 bool writeFileAtomically(const std::string &Path, const std::string &Text,
-                         std::string &Err);
+                         std::string &Err, unsigned Mode = 0666);
 
 } // namespace ddtc
 

@@ -1,0 +1,225 @@
+//===- lib/Runtime/SettingsMeasurement.cpp - Settings measured at start ---===//
+#include "SettingsMeasurement.h"
+
+#include "ddtc/MPI/MachineIdentity.h"
+#include "ddtc/Runtime/RuntimeSettings.h"
+#include "ddtc/Runtime/SettingsStore.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+extern char **environ;
+
+namespace ddtc {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// How long a measurement may take, launch included, before it is killed
+/// (DDTC_RT_CALIBRATE_TIMEOUT, seconds). ddtc-rt-calibrate --auto takes a
+/// few seconds; the bound is for a launcher that hangs.
+double timeoutSeconds() {
+  if (const char *V = std::getenv("DDTC_RT_CALIBRATE_TIMEOUT"); V && *V) {
+    char *End = nullptr;
+    double S = std::strtod(V, &End);
+    if (End && !*End && S > 0 && S <= 3600)
+      return S;
+  }
+  return 60;
+}
+
+/// The launcher and its arguments: DDTC_RT_MPIEXEC (words), else the MPI
+/// library's launcher as the build found it, started on this node only.
+std::vector<std::string> launcher() {
+  std::vector<std::string> Words;
+  std::string Text = DDTC_RT_MPIEXEC;
+  if (const char *V = std::getenv("DDTC_RT_MPIEXEC"); V && *V)
+    Text = V;
+  std::istringstream In(Text);
+  for (std::string W; In >> W;)
+    Words.push_back(W);
+  return Words;
+}
+
+/// ddtc-rt-calibrate beside this library: the installed one for an
+/// installed library, else the one of the build tree it was built in.
+std::string calibrator() {
+  Dl_info Info{};
+  if (dladdr(reinterpret_cast<void *>(&measureSettings), &Info) &&
+      Info.dli_fname) {
+    std::string Lib = Info.dli_fname;
+    std::string Dir = Lib.substr(0, Lib.rfind('/'));
+    if (Dir == DDTC_RT_INSTALLED_LIBDIR)
+      return DDTC_RT_INSTALLED_CALIBRATOR;
+  }
+  return DDTC_RT_BUILT_CALIBRATOR;
+}
+
+/// The environment of the measuring job: the program's, without what ties
+/// a process to the program's own job (the launcher's process-manager
+/// variables) or would load ddtc into the measurement.
+std::vector<char *> measurementEnvironment() {
+  static const char *const Dropped[] = {"PMI_",
+                                        "PMIX_",
+                                        "HYDRA_",
+                                        "HYDI_",
+                                        "MPI_LOCALNRANKS",
+                                        "MPI_LOCALRANKID",
+                                        "OMPI_",
+                                        "PRTE_",
+                                        "ORTE_",
+                                        "LD_PRELOAD",
+                                        "DDTC_"};
+  std::vector<char *> Env;
+  for (char **E = environ; E && *E; ++E) {
+    std::string_view V(*E);
+    bool Drop = false;
+    for (const char *P : Dropped)
+      Drop |= V.starts_with(P);
+    // Open MPI's consent to run as root is the user's, not the job's; the
+    // store the job writes to is the one this process reads.
+    if (V.starts_with("OMPI_ALLOW_RUN_AS_ROOT") || V.starts_with("DDTC_CACHE="))
+      Drop = false;
+    if (!Drop)
+      Env.push_back(*E);
+  }
+  Env.push_back(nullptr);
+  return Env;
+}
+
+bool storedIsValid(const MachineIdentity &Id) {
+  RuntimeSettings Probe;
+  Probe.loadMeasured(Id.Node, Id.Library, 0);
+  return Probe.source() == RuntimeSettings::Source::Measured;
+}
+
+/// Runs Argv with its output in Log and waits for it until Deadline;
+/// "" on exit status 0, else why not.
+std::string runUntil(const std::vector<std::string> &Argv,
+                     const std::string &Log, Clock::time_point Deadline,
+                     double Timeout) {
+  std::vector<char *> Args;
+  for (const std::string &A : Argv)
+    Args.push_back(const_cast<char *>(A.c_str()));
+  Args.push_back(nullptr);
+  posix_spawn_file_actions_t Files;
+  posix_spawn_file_actions_init(&Files);
+  posix_spawn_file_actions_addopen(&Files, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&Files, 1, Log.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&Files, 1, 2);
+  posix_spawnattr_t Attr;
+  posix_spawnattr_init(&Attr);
+  // A process group of its own, so that a launcher that hangs is killed
+  // with the processes it started.
+  posix_spawnattr_setpgroup(&Attr, 0);
+  posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETPGROUP);
+  std::vector<char *> Env = measurementEnvironment();
+  pid_t Pid = 0;
+  int Rc = posix_spawnp(&Pid, Args[0], &Files, &Attr, Args.data(), Env.data());
+  posix_spawn_file_actions_destroy(&Files);
+  posix_spawnattr_destroy(&Attr);
+  if (Rc != 0)
+    return "cannot start '" + Argv[0] + "': " + std::strerror(Rc);
+  int Status = 0;
+  for (;;) {
+    pid_t Done = waitpid(Pid, &Status, WNOHANG);
+    if (Done == Pid)
+      break;
+    if (Done < 0 && errno != EINTR)
+      return std::string("cannot wait for the measurement: ") +
+             std::strerror(errno);
+    if (Clock::now() >= Deadline) {
+      kill(-Pid, SIGKILL);
+      waitpid(Pid, &Status, 0);
+      char Text[32];
+      std::snprintf(Text, sizeof Text, "%g", Timeout);
+      return std::string("it did not finish within ") + Text +
+             " s (DDTC_RT_CALIBRATE_TIMEOUT) and was stopped";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (WIFEXITED(Status) && WEXITSTATUS(Status) == 0)
+    return "";
+  return WIFEXITED(Status)
+             ? "it exited with status " + std::to_string(WEXITSTATUS(Status))
+             : "it was killed by signal " + std::to_string(WTERMSIG(Status));
+}
+
+} // namespace
+
+Measurement measureSettings(const MachineIdentity &Id) {
+  Measurement M;
+  std::string Dir = cacheDirectory();
+  if (Dir.empty()) {
+    M.Failure = "no cache directory for the settings (set DDTC_CACHE, "
+                "XDG_CACHE_HOME or HOME)";
+    return M;
+  }
+  std::string Err;
+  if (!makeTrustedDirectory(Dir, Err)) {
+    M.Failure = "the settings cannot be stored: " + Err;
+    return M;
+  }
+  std::string Path = storedSettingsPath(Dir, Id.Node, Id.Library);
+  std::string Base = Path.substr(0, Path.size() - 5); // without ".conf"
+  std::string LockPath = Base + ".lock", Log = Base + ".log";
+  double Timeout = timeoutSeconds();
+  auto Start = Clock::now();
+  // Waiting for another rank's measurement counts against the same bound.
+  auto Deadline = Start + std::chrono::duration_cast<Clock::duration>(
+                              std::chrono::duration<double>(Timeout));
+  int Lock =
+      open(LockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (Lock < 0) {
+    M.Failure = "cannot open '" + LockPath + "': " + std::strerror(errno);
+    return M;
+  }
+  while (flock(Lock, LOCK_EX | LOCK_NB) != 0) {
+    if (Clock::now() >= Deadline) {
+      close(Lock);
+      M.Failure = "another process has been measuring them for longer than "
+                  "DDTC_RT_CALIBRATE_TIMEOUT allows";
+      return M;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (!storedIsValid(Id)) {
+    std::vector<std::string> Argv = launcher();
+    for (const char *A : {"-n", "2"})
+      Argv.push_back(A);
+    Argv.push_back(calibrator());
+    for (const char *A : {"--auto", "--store"})
+      Argv.push_back(A);
+    // The job writes where this process reads: the same store.
+    std::string Why = Argv.size() == 5 ? "no MPI launcher (DDTC_RT_MPIEXEC)"
+                                       : runUntil(Argv, Log, Deadline, Timeout);
+    if (!Why.empty())
+      M.Failure =
+          "the measurement failed: " + Why + " (its output: " + Log + ")";
+    else if (!storedIsValid(Id))
+      M.Failure = "the measurement stored no settings for this node type and "
+                  "MPI library (its output: " +
+                  Log + ")";
+  }
+  M.Seconds = std::chrono::duration<double>(Clock::now() - Start).count();
+  close(Lock); // releases the lock
+  return M;
+}
+
+} // namespace ddtc
