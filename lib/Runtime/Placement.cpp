@@ -2,16 +2,15 @@
 #include "Placement.h"
 
 #include <cstdlib>
+#include <initializer_list>
 #include <string_view>
 
 namespace ddtc {
 
 namespace {
 
-/// The number of ranks of this job on this node, as the launcher tells
-/// its processes; 0 if it does not.
-int launcherLocalSize() {
-  for (const char *Name : {"MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE"})
+int firstOf(std::initializer_list<const char *> Names) {
+  for (const char *Name : Names)
     if (const char *V = std::getenv(Name); V && *V)
       return std::atoi(V);
   return 0;
@@ -23,6 +22,14 @@ int deleteTable(MPI_Comm, int, void *Table, void *) {
 }
 
 } // namespace
+
+int Placement::launcherLocalSize() {
+  return firstOf({"MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE"});
+}
+
+int Placement::launcherWorldSize() {
+  return firstOf({"PMI_SIZE", "OMPI_COMM_WORLD_SIZE"});
+}
 
 bool Placement::parse(const char *Text, int Size, std::vector<int> &Nodes) {
   std::vector<int> Out;

@@ -56,6 +56,12 @@ public:
   /// Reads DDTC_RT_PLACEMENT's value for a world of Size ranks into Nodes.
   static bool parse(const char *Text, int Size, std::vector<int> &Nodes);
 
+  /// The number of ranks of this job on this node, and in all, as the
+  /// launcher tells its processes (Hydra, Open MPI); 0 where it does not.
+  /// Known before MPI_Init.
+  static int launcherLocalSize();
+  static int launcherWorldSize();
+
 private:
   bool remoteSlow(MPI_Comm Comm, int Peer);
   /// The remote flags of Comm's ranks, made at its first use.

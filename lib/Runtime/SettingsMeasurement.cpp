@@ -56,16 +56,18 @@ std::vector<std::string> launcher() {
   return Words;
 }
 
-/// ddtc-rt-calibrate beside this library: the installed one for an
-/// installed library, else the one of the build tree it was built in.
+/// ddtc-rt-calibrate for this library: for an installed library, in the
+/// prefix's bin/ (found from the library's own directory, so that a moved
+/// prefix works); else the one of the build tree it was built in.
 std::string calibrator() {
   Dl_info Info{};
   if (dladdr(reinterpret_cast<void *>(&measureSettings), &Info) &&
       Info.dli_fname) {
     std::string Lib = Info.dli_fname;
-    std::string Dir = Lib.substr(0, Lib.rfind('/'));
-    if (Dir == DDTC_RT_INSTALLED_LIBDIR)
-      return DDTC_RT_INSTALLED_CALIBRATOR;
+    std::string Installed = Lib.substr(0, Lib.rfind('/')) + "/" +
+                            DDTC_RT_BINDIR_FROM_LIBDIR + "/ddtc-rt-calibrate";
+    if (access(Installed.c_str(), X_OK) == 0)
+      return Installed;
   }
   return DDTC_RT_BUILT_CALIBRATOR;
 }
