@@ -1,6 +1,6 @@
 //===- unittests/Runtime/SettingsStoreTest.cpp - The settings store --------===//
-#include "ddtc/Runtime/RuntimeSettings.h"
 #include "ddtc/Runtime/SettingsStore.h"
+#include "ddtc/Runtime/RuntimeSettings.h"
 
 #include <gtest/gtest.h>
 
