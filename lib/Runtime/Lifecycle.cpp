@@ -101,16 +101,16 @@ void prepare() {
   std::string Calibrate = getEnvOr("DDTC_RT_CALIBRATE", "on");
   if (Calibrate == "off")
     return;
+  if (Calibrate != "on")
+    Warnings.push_back("DDTC_RT_CALIBRATE='" + Calibrate +
+                       "' is neither on nor off; measuring");
   // Nothing to measure for: a job of one rank (or a process started
   // without a launcher) sends no messages, and a rank alone on its node
   // sends only to other nodes, whose settings two processes of this node
   // cannot measure. They use the defaults.
-  int World = Placement::launcherWorldSize();
-  if (World <= 1 || Placement::launcherLocalSize() == 1)
+  if (Placement::launcherWorldSize() <= 1 ||
+      Placement::launcherLocalSize() == 1)
     return;
-  if (Calibrate != "on")
-    Warnings.push_back("DDTC_RT_CALIBRATE='" + Calibrate +
-                       "' is neither on nor off; measuring");
   Measurement M = measureSettings(Id);
   if (!M.Failure.empty()) {
     Warnings.push_back("no settings for this machine: " + M.Failure +

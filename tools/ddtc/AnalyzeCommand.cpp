@@ -287,7 +287,11 @@ measureForms(Module &M, const std::vector<Assessment> &All,
     auto G = R->Ns.find(Key(I, "given"));
     if (!F.Skipped.empty() || G == R->Ns.end())
       continue;
-    for (auto [Count, GivenNs] : G->second) {
+    for (const auto &Entry : G->second) {
+      // Named copies: a lambda may not capture structured bindings before
+      // C++20, which clang implements from version 16.
+      uint64_t Count = Entry.first;
+      double GivenNs = Entry.second;
       auto At = [&](const char *Form, const Type *T) {
         if (T == Given)
           return GivenNs;

@@ -36,7 +36,7 @@ static int runDriver(int argc, char **argv) {
   using namespace ddtc;
   CLI::App App{"ddtc: a compiler for MPI derived datatypes"};
   App.require_subcommand(1);
-  App.set_version_flag("--version", "ddtc 0.1.0");
+  App.set_version_flag("--version", "ddtc " DDTC_VERSION);
 
   AnalyzeOptions Analyze;
   CLI::App *AnalyzeCmd = App.add_subcommand(
