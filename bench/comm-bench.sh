@@ -3,7 +3,7 @@
 # ddtc-bench"): ddtc-bench with 2 ranks (MPICH) on
 #   1. the basic layouts of seed 000 (docs/design.md#references) (examples/seed000-layouts.json:
 #      Variant 1 for A = 2, 10, 100, 1000, about 4096 MPI_INT per message);
-#   2. the DDTBench corpus (../shared/corpus/ddtbench, every file);
+#   2. the DDTBench corpus (corpus/ddtbench, every file);
 #   3. the traces of the example applications (examples/traces, --uses);
 # every operation and variant, RUNS runs (default 5) in each of LAUNCHES
 # mpiexec launches of the whole set (default 1). With several launches a
@@ -25,7 +25,7 @@ build=$(cd "${1:?usage: comm-bench.sh BUILD_DIR [RUNS [LAUNCHES]]}" && pwd)
 runs=${2:-5}
 launches=${3:-1}
 src=$(cd "$(dirname "$0")/.." && pwd)
-corpus=$src/../shared/corpus/ddtbench
+corpus=$src/corpus/ddtbench
 tag=${COMM_BENCH_TAG:+$COMM_BENCH_TAG-}
 out=$build/bench/comm${COMM_BENCH_TAG:+-$COMM_BENCH_TAG}
 fig=${COMM_BENCH_OUT:-$src/docs/figures}

@@ -22,7 +22,7 @@ out=$build/bench/mpi-forms-sends
 mkdir -p "$out"
 bench="mpiexec.mpich -n 2 $build/tools/ddtc-bench/ddtc-bench"
 
-python3 - "$src/../shared/corpus/ddtbench" "$out" <<'PY'
+python3 - "$src/corpus/ddtbench" "$out" <<'PY'
 import glob, json, os, sys
 corpus, out = sys.argv[1], sys.argv[2]
 for path in sorted(glob.glob(corpus + "/*.json")):

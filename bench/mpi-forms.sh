@@ -25,7 +25,7 @@ for a in 2 10 100 1000; do
 done
 [ $# -gt 0 ] || set -- --runs 5 --random 60
 "$build/bench/ddtc-mpiform-bench" "$out/seed000.json" "$out"/seed000-gl4-A*.json \
-  "$src"/../shared/corpus/ddtbench/*.json "$src"/examples/traces/*.json \
+  "$src"/corpus/ddtbench/*.json "$src"/examples/traces/*.json \
   --json "$out/results.json" "$@"
 echo
 python3 "$src/bench/mpi-forms-summary.py" "$out/results.json"

@@ -28,7 +28,7 @@ set -e
 build=$(cd "${1:?usage: pack-bench.sh BUILD_DIR [options]}" && pwd)
 shift
 src=$(cd "$(dirname "$0")/.." && pwd)
-corpus=$src/../shared/corpus/ddtbench
+corpus=$src/corpus/ddtbench
 out=$build/bench/pack-bench
 ddtc=$build/tools/ddtc/ddtc
 bench=$build/bench/ddtc-pack-bench

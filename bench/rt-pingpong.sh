@@ -40,7 +40,7 @@ set -e
 build=$(cd "${1:?usage: rt-pingpong.sh BUILD_DIR [RUNS]}" && pwd)
 runs=${2:-10}
 src=$(cd "$(dirname "$0")/.." && pwd)
-corpus=$src/../shared/corpus/ddtbench
+corpus=$src/corpus/ddtbench
 out=$build/bench/rt-pingpong
 ddtc=$build/tools/ddtc/ddtc
 bench=$build/bench/ddtc-rt-pingpong

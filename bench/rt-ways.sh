@@ -26,7 +26,7 @@ iterations=${3:?$usage}
 shift 3
 [ $# -gt 0 ] || { echo "$usage" >&2; exit 2; }
 src=$(cd "$(dirname "$0")/.." && pwd)
-corpus=$src/../shared/corpus/ddtbench
+corpus=$src/corpus/ddtbench
 bench=$build/bench/ddtc-rt-pingpong
 rt=$build/lib/Runtime/libddtc_rt.so
 rm -rf "$out"
