@@ -8,7 +8,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 packages="cmake ninja-build g++ python3 time
   nlohmann-json3-dev libcli11-dev libgtest-dev libbenchmark-dev
-  llvm-14-dev llvm-14-tools libclang-14-dev clang-14 clang-tools-14
+  llvm-14-dev llvm-14-tools libclang-14-dev clang-14 clang-tools-14 libclang-rt-14-dev
   mpich libmpich-dev python3-matplotlib"
 missing=""
 for p in $packages; do

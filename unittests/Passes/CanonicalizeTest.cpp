@@ -46,10 +46,12 @@ TEST(CanonicalizeTest, RandomTypesStayEquivalentAndGetNoCostlier) {
   // fold-periodic-list: random lists have random displacements, never
   // copies of their first entries (the uniqueness test's flattened lists
   // have them). Their own cases are below.
-  for (const RewritePattern &P : getCanonicalizationPatterns())
+  for (const RewritePattern &P : getCanonicalizationPatterns()) {
     if (std::string_view(P.Name) != "resized-element" &&
-        std::string_view(P.Name) != "fold-periodic-list")
+        std::string_view(P.Name) != "fold-periodic-list") {
       EXPECT_GT(C.getStats().count(P.Name), 0u) << P.Name;
+    }
+  }
 }
 
 TEST(CanonicalizeTest, FoldPeriodicListWhereCopiesOverlap) {
