@@ -38,6 +38,7 @@
 #include "ddtc/Runtime/SettingsStore.h"
 #include "ddtc/Support/ByteSize.h"
 
+#include <CLI/CLI.hpp>
 #include <mpi.h>
 
 #include <algorithm>
@@ -296,14 +297,50 @@ std::string hostName() {
   return H;
 }
 
-constexpr const char *Usage =
-    "usage: mpiexec -n 2 ddtc-rt-calibrate [-o FILE | --store] [--auto | "
-    "--quick] [--rounds N]\n"
-    "       ddtc-rt-calibrate --show\n";
+/// Reads the command line into O; -1 to go on, else the exit status (0 for
+/// --help, 2 for a usage error, said by rank 0 only: every rank reaches the
+/// same verdict).
+int parseOptions(int Argc, char **Argv, Options &O) {
+  CLI::App App{"ddtc-rt-calibrate: measures the settings of libddtc_rt.so for "
+               "this machine and MPI library (mpiexec -n 2; --show on one "
+               "process)",
+               "ddtc-rt-calibrate"};
+  auto *Output =
+      App.add_option("-o", O.Output, "write the settings file to FILE");
+  App.add_flag("--store", O.Store,
+               "write it into the store the runtime reads by itself")
+      ->excludes(Output);
+  bool Auto = false, Quick = false;
+  auto *AutoFlag =
+      App.add_flag("--auto", Auto, "the runtime's shorter measurement");
+  App.add_flag("--quick", Quick, "a smoke test: two sizes, at most 3 rounds")
+      ->excludes(AutoFlag);
+  App.add_option("--rounds", O.Rounds,
+                 "rounds each comparison takes the median of (default 11)")
+      ->check(CLI::Range(1, 1000));
+  App.add_flag("--show", O.Show,
+               "print the settings the runtime would use here, and where "
+               "from; measures nothing");
+  try {
+    App.parse(Argc, Argv);
+  } catch (const CLI::ParseError &E) {
+    if (Rank != 0)
+      return E.get_exit_code() == 0 ? 0 : 2;
+    return App.exit(E) == 0 ? 0 : 2;
+  }
+  if (Auto)
+    O.Depth = Profile::Auto;
+  if (Quick)
+    O.Depth = Profile::Quick;
+  return -1;
+}
 
 int usage(const std::string &Message) {
   if (Rank == 0)
-    std::fprintf(stderr, "ddtc-rt-calibrate: %s\n%s", Message.c_str(), Usage);
+    std::fprintf(stderr,
+                 "ddtc-rt-calibrate: %s\nRun with --help for more "
+                 "information.\n",
+                 Message.c_str());
   return 2;
 }
 
@@ -376,39 +413,10 @@ int show() {
 
 int run(int Argc, char **Argv) {
   Options O;
-  for (int I = 1; I < Argc; ++I) {
-    std::string A = Argv[I];
-    if (A == "-o" && I + 1 < Argc) {
-      O.Output = Argv[++I];
-    } else if (A == "--rounds" && I + 1 < Argc) {
-      char *End = nullptr;
-      long N = std::strtol(Argv[++I], &End, 10);
-      if (End == Argv[I] || *End || N < 1 || N > 1000)
-        return usage(std::string("--rounds takes 1 to 1000, not '") + Argv[I] +
-                     "'");
-      O.Rounds = static_cast<int>(N);
-    } else if (A == "--quick") {
-      O.Depth = Profile::Quick;
-    } else if (A == "--auto") {
-      O.Depth = Profile::Auto;
-    } else if (A == "--store") {
-      O.Store = true;
-    } else if (A == "--show") {
-      O.Show = true;
-    } else if (A == "-h" || A == "--help") {
-      if (Rank == 0)
-        std::printf("ddtc-rt-calibrate: measures the settings of "
-                    "libddtc_rt.so for this machine and MPI library\n%s",
-                    Usage);
-      return 0;
-    } else {
-      return usage("unknown argument '" + A + "'");
-    }
-  }
+  if (int Status = parseOptions(Argc, Argv, O); Status >= 0)
+    return Status;
   if (O.Show)
     return show();
-  if (O.Store && !O.Output.empty())
-    return usage("-o and --store name two places; give one");
   int Size = 0;
   PMPI_Comm_size(MPI_COMM_WORLD, &Size);
   if (Size != 2)
