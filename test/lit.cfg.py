@@ -54,6 +54,8 @@ if config.have_mpi:
     config.substitutions.append(("%ddtc-normal-oracle", os.path.join(config.ddtc_mpi_test_dir, "ddtc-normal-oracle")))
     # The communication benchmark (tools/ddtc-bench), an MPI program.
     config.substitutions.append(("%ddtc-bench", config.ddtc_bench))
+    # The MPI program behind `ddtc analyze --measure` (tools/ddtc-measure).
+    config.substitutions.append(("%ddtc-measure", config.ddtc_measure))
 if config.have_mpi:
     # The trace library (lib/Runtime) and the helper of its tests
     # (test/Runtime/trace-check.cpp).

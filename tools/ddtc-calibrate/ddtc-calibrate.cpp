@@ -24,6 +24,7 @@
 #include "ddtc/MPI/PackTimer.h"
 #include "ddtc/MPI/TypeBuilder.h"
 
+#include <CLI/CLI.hpp>
 #include <mpi.h>
 
 #include <algorithm>
@@ -261,11 +262,6 @@ struct Options {
   unsigned Batches = 9;
 };
 
-void usage() {
-  std::fprintf(stderr, "usage: ddtc-calibrate [-o FILE] [--mpi mpich|openmpi] "
-                       "[--batches N] [--report]\n");
-}
-
 int run(const Options &O, const std::vector<MPI_Datatype> &Predefined) {
   std::string Library = mpiLibraryVersion();
   bool IsMpich = Library.find("MPICH") != std::string::npos;
@@ -394,34 +390,21 @@ int run(const Options &O, const std::vector<MPI_Datatype> &Predefined) {
 
 int main(int Argc, char **Argv) {
   Options O;
-  for (int I = 1; I < Argc; ++I) {
-    std::string A = Argv[I];
-    auto Value = [&]() -> const char * {
-      if (I + 1 >= Argc) {
-        usage();
-        std::exit(2);
-      }
-      return Argv[++I];
-    };
-    if (A == "-o")
-      O.Output = Value();
-    else if (A == "--mpi")
-      O.Mpi = Value();
-    else if (A == "--batches")
-      O.Batches = unsigned(std::max(1, std::atoi(Value())));
-    else if (A == "--report")
-      O.Report = true;
-    else if (A == "-h" || A == "--help") {
-      usage();
-      return 0;
-    } else {
-      usage();
-      return 2;
-    }
-  }
-  if (O.Mpi != "mpich" && O.Mpi != "openmpi") {
-    usage();
-    return 2;
+  CLI::App App{"ddtc calibrate: measures the MPI library's datatype engine and "
+               "writes the cost table `ddtc emit --engine` reads",
+               "ddtc calibrate"};
+  App.add_option("-o", O.Output, "the cost table to write");
+  App.add_option("--mpi", O.Mpi, "the MPI library measured (default mpich)")
+      ->check(CLI::IsMember({"mpich", "openmpi"}));
+  App.add_option("--batches", O.Batches,
+                 "batches of each probe, the median taken (default 9)")
+      ->check(CLI::Range(1u, 100000u));
+  App.add_flag("--report", O.Report,
+               "print each probe's measured and modelled time");
+  try {
+    App.parse(Argc, Argv);
+  } catch (const CLI::ParseError &E) {
+    return App.exit(E) == 0 ? 0 : 2;
   }
   return runWithMpi(Argc, Argv, "ddtc-calibrate",
                     [&](const std::vector<MPI_Datatype> &Predefined) {

@@ -22,6 +22,7 @@
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/Reader/ReadFile.h"
 
+#include <CLI/CLI.hpp>
 #include <mpi.h>
 
 #include <algorithm>
@@ -99,32 +100,21 @@ int run(const std::string &File, unsigned Rounds,
   return 0;
 }
 
-void usage() {
-  std::fprintf(stderr, "usage: ddtc-measure FILE [--rounds N]\n");
-}
-
 } // namespace
 
 int main(int Argc, char **Argv) {
   std::string File;
   unsigned Rounds = 15;
-  for (int I = 1; I < Argc; ++I) {
-    std::string A = Argv[I];
-    if (A == "--rounds" && I + 1 < Argc) {
-      Rounds = unsigned(std::max(1, std::atoi(Argv[++I])));
-    } else if (A == "-h" || A == "--help") {
-      usage();
-      return 0;
-    } else if (File.empty() && !A.empty() && A[0] != '-') {
-      File = A;
-    } else {
-      usage();
-      return 2;
-    }
-  }
-  if (File.empty()) {
-    usage();
-    return 2;
+  CLI::App App{"ddtc-measure: MPI_Pack times of the forms of each type of a "
+               "file written by `ddtc analyze --measure` (one process)",
+               "ddtc-measure"};
+  App.add_option("file", File, "the measurement file")->required();
+  App.add_option("--rounds", Rounds, "rounds, the median taken (default 15)")
+      ->check(CLI::Range(1u, 1000000u));
+  try {
+    App.parse(Argc, Argv);
+  } catch (const CLI::ParseError &E) {
+    return App.exit(E) == 0 ? 0 : 2;
   }
   return runWithMpi(Argc, Argv, "ddtc-measure",
                     [&](const std::vector<MPI_Datatype> &Predefined) {
