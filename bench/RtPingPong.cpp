@@ -78,6 +78,7 @@
 
 #include "Buffer.h"
 
+#include <CLI/CLI.hpp>
 #include <mpi.h>
 
 #include <algorithm>
@@ -479,42 +480,48 @@ void benchCommit(const std::string &Name, const Type *T, MpiBuilder &Builder,
 // Driver
 //===----------------------------------------------------------------------===//
 
-Options parseOptions(int Argc, char **Argv) {
+/// The options, or the exit status: 0 for --help, 2 for a usage error
+/// (said by rank 0; every rank reaches the same verdict).
+std::optional<Options> parseOptions(int Argc, char **Argv, int &Status) {
   Options O;
-  auto number = [&](int &I, int &Out) {
-    std::string Option = Argv[I];
-    if (I + 1 >= Argc || (Out = std::atoi(Argv[++I])) < 1)
-      fail(Option + " needs a positive number");
-  };
-  for (int I = 1; I < Argc; ++I) {
-    std::string A = Argv[I];
-    if (A == "--runs")
-      number(I, O.Runs);
-    else if (A == "--nrep")
-      number(I, O.Nrep);
-    else if (A == "--commit-reps")
-      number(I, O.CommitReps);
-    else if (A == "--commit")
-      O.Commit = true;
-    else if (A == "--pieces")
-      number(I, O.Pieces);
-    else if (A.starts_with("-"))
-      fail("unknown option " + A);
-    else
-      O.Files.push_back(A);
+  CLI::App App{"ddtc-rt-pingpong: ping-pong of every type of description "
+               "files, as an ordinary MPI program (run it plain and under "
+               "libddtc_rt.so); --commit: the cost of MPI_Type_commit; "
+               "--pieces: the floor of packing schemes",
+               "ddtc-rt-pingpong"};
+  App.add_option("file", O.Files, "description files")->required();
+  App.add_option("--runs", O.Runs, "runs (default 10)")
+      ->check(CLI::Range(1, 1000000));
+  App.add_option("--nrep", O.Nrep,
+                 "ping-pongs per run (default: by message size)")
+      ->check(CLI::Range(1, 100000000));
+  auto *Commit = App.add_flag("--commit", O.Commit,
+                              "time MPI_Type_commit instead of ping-pongs");
+  App.add_option("--commit-reps", O.CommitReps,
+                 "commits per run in --commit (default 20)")
+      ->check(CLI::Range(1, 100000000));
+  App.add_option("--pieces", O.Pieces,
+                 "the floor of packing schemes, in pieces of this many bytes")
+      ->check(CLI::Range(1, 1 << 30))
+      ->excludes(Commit);
+  try {
+    App.parse(Argc, Argv);
+  } catch (const CLI::ParseError &E) {
+    Status = Rank == 0 ? (App.exit(E) == 0 ? 0 : 2)
+                       : (E.get_exit_code() == 0 ? 0 : 2);
+    return std::nullopt;
   }
-  if (O.Files.empty())
-    fail("usage: ddtc-rt-pingpong [--commit | --pieces BYTES] [--runs R] "
-         "[--nrep N] [--commit-reps N] FILE...");
-  if (O.Commit && O.Pieces)
-    fail("--commit and --pieces are different modes: give one");
   if (!O.Commit && Size != 2)
     fail("the ping-pong runs on exactly 2 ranks");
   return O;
 }
 
 int run(int Argc, char **Argv) {
-  Options O = parseOptions(Argc, Argv);
+  int Status = 0;
+  std::optional<Options> Parsed = parseOptions(Argc, Argv, Status);
+  if (!Parsed)
+    return Status;
+  Options &O = *Parsed;
   std::string Missing;
   std::vector<MPI_Datatype> Predefined = makeHandleTable(Missing);
   MpiBuilder Builder(Predefined);
