@@ -22,6 +22,7 @@
 #include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Testing/RandomType.h"
 
+#include <CLI/CLI.hpp>
 #include <mpi.h>
 
 #include <algorithm>
@@ -205,33 +206,21 @@ int run(const Options &O, const std::vector<MPI_Datatype> &Predefined) {
 
 int main(int Argc, char **Argv) {
   Options O;
-  for (int I = 1; I < Argc; ++I) {
-    std::string A = Argv[I];
-    auto Value = [&]() -> std::string {
-      if (I + 1 >= Argc) {
-        std::fprintf(stderr, "ddtc-mpiform-bench: %s needs a value\n",
-                     A.c_str());
-        std::exit(2);
-      }
-      return Argv[++I];
-    };
-    if (A == "--random")
-      O.Random = unsigned(std::stoul(Value()));
-    else if (A == "--seed")
-      O.Seed = std::stoull(Value());
-    else if (A == "--runs")
-      O.Runs = unsigned(std::max(1ul, std::stoul(Value())));
-    else if (A == "--json")
-      O.Json = Value();
-    else if (A == "--engine")
-      O.Engine = Value();
-    else if (!A.empty() && A[0] == '-') {
-      std::fprintf(stderr, "usage: ddtc-mpiform-bench [FILE...] [--random N] "
-                           "[--seed S] [--runs R] [--engine mpich|TABLE] "
-                           "[--json OUT]\n");
-      return 2;
-    } else
-      O.Files.push_back(A);
+  CLI::App App{"ddtc-mpiform-bench: MPI_Pack of each type as given, in normal "
+               "form and in its MPI-facing form (docs/mpi-forms.md)",
+               "ddtc-mpiform-bench"};
+  App.add_option("file", O.Files, "description files");
+  App.add_option("--random", O.Random, "random types to add");
+  App.add_option("--seed", O.Seed, "their seed");
+  App.add_option("--runs", O.Runs, "runs, the median taken")
+      ->check(CLI::Range(1u, 1000000u));
+  App.add_option("--engine", O.Engine,
+                 "the engine model: mpich or a cost table of ddtc calibrate");
+  App.add_option("--json", O.Json, "write the results as JSON to this file");
+  try {
+    App.parse(Argc, Argv);
+  } catch (const CLI::ParseError &E) {
+    return App.exit(E) == 0 ? 0 : 2;
   }
   return runWithMpi(Argc, Argv, "ddtc-mpiform-bench",
                     [&](const std::vector<MPI_Datatype> &Predefined) {

@@ -74,6 +74,7 @@
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/TypeBuilder.h"
 
+#include <CLI/CLI.hpp>
 #include <mpi.h>
 
 #include <dlfcn.h>
@@ -488,9 +489,8 @@ Row benchType(const std::string &Name, const Type *T, Library &Lib,
                 }});
   // The line walk (Roofline.h): touching the lines alone, read in pack's
   // typed buffer and written in unpack's.
-  Ms.push_back({"walk_read", [&] {
-                  WalkSink = walkLinesRead(SrcBase, LineStarts);
-                }});
+  Ms.push_back(
+      {"walk_read", [&] { WalkSink = walkLinesRead(SrcBase, LineStarts); }});
   Ms.push_back({"walk_write", [&] { walkLinesWrite(DstBase, LineStarts); }});
   Ms.push_back({"ddtc_unpack", [&] {
                   E.Unpack(Ref.data(), static_cast<size_t>(Count), DstBase);
@@ -561,56 +561,47 @@ void printJson(const std::vector<Row> &Rows, const Options &O) {
   std::printf("\n  ]\n}\n");
 }
 
-bool parseArgs(int Argc, char **Argv, Options &O) {
-  for (int I = 1; I < Argc; ++I) {
-    std::string A = Argv[I];
-    auto Next = [&](auto &V) {
-      if (I + 1 >= Argc)
-        return false;
-      char *End;
-      double D = std::strtod(Argv[++I], &End);
-      if (*End || D <= 0)
-        return false;
-      V = static_cast<std::remove_reference_t<decltype(V)>>(D);
-      return true;
-    };
-    bool Ok = true;
-    if (A == "--reps")
-      Ok = Next(O.Reps);
-    else if (A == "--min-ms")
-      Ok = Next(O.MinMs);
-    else if (A == "--target-bytes")
-      Ok = Next(O.TargetBytes);
-    else if (A == "--count")
-      Ok = Next(O.Count);
-    else if (A == "--max-footprint")
-      Ok = Next(O.MaxFootprint);
-    else if (A == "--best")
-      O.Best = true;
-    else if (A == "--cold")
-      O.Cold = true;
-    else if (A.starts_with("--"))
-      Ok = false;
-    else
-      O.Positional.push_back(A);
-    if (!Ok)
-      return false;
+/// Reads the command line into O; -1 to go on, else the exit status (0 for
+/// --help, 2 for a usage error naming the option).
+int parseArgs(int Argc, char **Argv, Options &O) {
+  CLI::App App{"ddtc-pack-bench: MPI_Pack/MPI_Unpack against the emitted "
+               "kernels, hand loops and the roofline, per type of each "
+               "description file with the kernel library emitted for it",
+               "ddtc-pack-bench"};
+  App.add_option("pairs", O.Positional, "FILE LIBRARY.so [FILE LIBRARY.so...]")
+      ->required();
+  constexpr int64_t MaxBytes = int64_t(1) << 46;
+  App.add_option("--reps", O.Reps, "repetitions, the median taken")
+      ->check(CLI::Range(1, 1000000));
+  App.add_option("--min-ms", O.MinMs, "the least time of one repetition")
+      ->check(CLI::Range(0.001, 1e6));
+  App.add_option("--target-bytes", O.TargetBytes,
+                 "the packed bytes of a message")
+      ->check(CLI::Range(int64_t(1), MaxBytes));
+  App.add_option("--count", O.Count, "instances per message (instead)")
+      ->check(CLI::Range(int64_t(1), MaxBytes));
+  App.add_option("--max-footprint", O.MaxFootprint,
+                 "skip a message whose buffers exceed this many bytes")
+      ->check(CLI::Range(int64_t(1), MaxBytes));
+  App.add_flag("--best", O.Best, "report the best repetition");
+  App.add_flag("--cold", O.Cold, "one call per repetition, from memory");
+  try {
+    App.parse(Argc, Argv);
+    if (O.Positional.size() % 2 != 0)
+      throw CLI::ValidationError("pairs",
+                                 "a LIBRARY.so for every FILE is missing");
+  } catch (const CLI::ParseError &E) {
+    return App.exit(E) == 0 ? 0 : 2;
   }
-  return !O.Positional.empty() && O.Positional.size() % 2 == 0;
+  return -1;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
   Options O;
-  if (!parseArgs(argc, argv, O)) {
-    std::fprintf(stderr,
-                 "usage: ddtc-pack-bench [--reps N] [--min-ms T] "
-                 "[--target-bytes B] [--count N] [--max-footprint B] [--best] "
-                 "[--cold] FILE LIBRARY.so "
-                 "[FILE LIBRARY.so...]\n");
-    return 2;
-  }
+  if (int Status = parseArgs(argc, argv, O); Status >= 0)
+    return Status;
   return runWithMpi(
       argc, argv, "ddtc-pack-bench",
       [&](const std::vector<MPI_Datatype> &Handles) {
