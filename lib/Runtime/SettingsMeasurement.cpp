@@ -30,18 +30,25 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// How long a measurement may take, launch included, before it is killed
-/// (DDTC_RT_CALIBRATE_TIMEOUT, seconds). ddtc-rt-calibrate --auto takes a
-/// few seconds; the bound is for a launcher that hangs.
-double timeoutSeconds() {
+/// How long the measurement itself may take (DDTC_RT_CALIBRATE_TIMEOUT,
+/// seconds, default 20): ddtc-rt-calibrate --auto takes about a second on
+/// an idle node and stops itself, storing nothing, past this budget -- a
+/// node that busy would give the contention's settings, not the
+/// machine's. The job as a whole (launch and teardown included) is killed
+/// if it outlives the budget by half again and 5 s more: a launcher that
+/// hangs.
+double budgetSeconds() {
   if (const char *V = std::getenv("DDTC_RT_CALIBRATE_TIMEOUT"); V && *V) {
     char *End = nullptr;
     double S = std::strtod(V, &End);
     if (End && !*End && S > 0 && S <= 3600)
       return S;
   }
-  return 60;
+  return 20;
 }
+
+/// The exit status of ddtc-rt-calibrate stopped by its budget.
+constexpr int BusyStatus = 3;
 
 /// The launcher and its arguments: DDTC_RT_MPIEXEC (words), else the MPI
 /// library's launcher as the build found it, started on this node only.
@@ -110,11 +117,12 @@ bool storedIsValid(const MachineIdentity &Id) {
   return Probe.source() == RuntimeSettings::Source::Measured;
 }
 
-/// Runs Argv with its output in Log and waits for it until Deadline;
-/// "" on exit status 0, else why not.
+/// Runs Argv with its output in Log and waits for it until Deadline,
+/// Seconds from now; "" on exit status 0, else why not (Budget: the
+/// measurement's, for the message of a measurement that stopped itself).
 std::string runUntil(const std::vector<std::string> &Argv,
                      const std::string &Log, Clock::time_point Deadline,
-                     double Timeout) {
+                     double Seconds, double Budget) {
   std::vector<char *> Args;
   for (const std::string &A : Argv)
     Args.push_back(const_cast<char *>(A.c_str()));
@@ -150,14 +158,20 @@ std::string runUntil(const std::vector<std::string> &Argv,
       kill(-Pid, SIGKILL);
       waitpid(Pid, &Status, 0);
       char Text[32];
-      std::snprintf(Text, sizeof Text, "%g", Timeout);
+      std::snprintf(Text, sizeof Text, "%g", Seconds);
       return std::string("it did not finish within ") + Text +
-             " s (DDTC_RT_CALIBRATE_TIMEOUT) and was stopped";
+             " s and was stopped";
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   if (WIFEXITED(Status) && WEXITSTATUS(Status) == 0)
     return "";
+  if (WIFEXITED(Status) && WEXITSTATUS(Status) == BusyStatus) {
+    char Text[32];
+    std::snprintf(Text, sizeof Text, "%g", Budget);
+    return std::string("the node was too busy to measure within ") + Text +
+           " s (DDTC_RT_CALIBRATE_TIMEOUT)";
+  }
   return WIFEXITED(Status)
              ? "it exited with status " + std::to_string(WEXITSTATUS(Status))
              : "it was killed by signal " + std::to_string(WTERMSIG(Status));
@@ -181,7 +195,7 @@ Measurement measureSettings(const MachineIdentity &Id) {
   std::string Path = storedSettingsPath(Dir, Id.Node, Id.Library);
   std::string Base = Path.substr(0, Path.size() - 5); // without ".conf"
   std::string LockPath = Base + ".lock", Log = Base + ".log";
-  double Timeout = timeoutSeconds();
+  double Budget = budgetSeconds(), Timeout = Budget * 1.5 + 5;
   auto Start = Clock::now();
   // Waiting for another rank's measurement counts against the same bound.
   auto Deadline = Start + std::chrono::duration_cast<Clock::duration>(
@@ -206,11 +220,15 @@ Measurement measureSettings(const MachineIdentity &Id) {
     for (const char *A : {"-n", "2"})
       Argv.push_back(A);
     Argv.push_back(calibrator());
-    for (const char *A : {"--auto", "--store"})
+    for (const char *A : {"--auto", "--store", "--budget"})
       Argv.push_back(A);
+    char BudgetText[32];
+    std::snprintf(BudgetText, sizeof BudgetText, "%g", Budget);
+    Argv.push_back(BudgetText);
     // The job writes where this process reads: the same store.
-    std::string Why = Argv.size() == 5 ? "no MPI launcher (DDTC_RT_MPIEXEC)"
-                                       : runUntil(Argv, Log, Deadline, Timeout);
+    std::string Why = Argv.size() == 7
+                          ? "no MPI launcher (DDTC_RT_MPIEXEC)"
+                          : runUntil(Argv, Log, Deadline, Timeout, Budget);
     if (!Why.empty())
       M.Failure =
           "the measurement failed: " + Why + " (its output: " + Log + ")";

@@ -73,9 +73,35 @@ struct Options {
   Profile Depth = Profile::Full;
   bool Store = false;
   bool Show = false;
+  double Budget = 0; ///< seconds; 0: none
 };
 
 int Rank = 0;
+
+/// When the measurement must stop (--budget), in PMPI_Wtime's seconds; 0
+/// for never. A measurement that takes several times its usual time is
+/// sharing the node's cores with other work, and what it would store is
+/// the contention's, not the machine's.
+double Deadline = 0;
+
+/// Thrown on every rank when the budget is spent.
+struct OverBudget {};
+
+/// The exit status of a measurement stopped by its budget (the runtime
+/// says why in its warning).
+constexpr int BusyStatus = 3;
+
+/// Ends the measurement on every rank alike once the budget is spent:
+/// rank 0's clock decides, so that no rank waits for a partner that
+/// stopped.
+void checkBudget() {
+  if (Deadline == 0)
+    return;
+  int Stop = Rank == 0 && PMPI_Wtime() > Deadline;
+  PMPI_Bcast(&Stop, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (Stop)
+    throw OverBudget{};
+}
 
 void progress(const std::string &What) {
   // A line that rewrites itself, for a terminal; not into a log.
@@ -141,6 +167,7 @@ std::pair<double, double> compare(int Rounds, const std::function<double()> &A,
                                   const std::function<double()> &B) {
   std::vector<double> TA, TB;
   for (int R = 0; R < Rounds; ++R) {
+    checkBudget();
     if (R % 2 == 0) {
       TA.push_back(A());
       TB.push_back(B());
@@ -318,6 +345,10 @@ int parseOptions(int Argc, char **Argv, Options &O) {
   App.add_option("--rounds", O.Rounds,
                  "rounds each comparison takes the median of (default 11)")
       ->check(CLI::Range(1, 1000));
+  App.add_option("--budget", O.Budget,
+                 "stop without a result if the measurement takes longer "
+                 "than this many seconds (a busy node)")
+      ->check(CLI::Range(0.001, 86400.0));
   App.add_flag("--show", O.Show,
                "print the settings the runtime would use here, and where "
                "from; measures nothing");
@@ -435,17 +466,31 @@ int run(int Argc, char **Argv) {
   PMPI_Comm_free(&Node);
   bool Remote = NodeSize == 1;
   double Start = PMPI_Wtime();
+  if (O.Budget > 0)
+    Deadline = Start + O.Budget;
   // Every size gets a type of two blocks; the runtime's window is what
   // this program measures.
   SplitSends::get().configure("64:1G");
 
   std::vector<std::string> Table;
-  std::pair<uint64_t, uint64_t> Window = calibrateSplit(O, Table);
-  // Both ranks send the same way in the second part: rank 0 decided.
-  uint64_t W[2] = {Window.first, Window.second};
-  PMPI_Bcast(W, 2, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  Window = {W[0], W[1]};
-  std::vector<TypedRule> TypedBlocks = calibrateTyped(O, Window, Table);
+  std::pair<uint64_t, uint64_t> Window;
+  std::vector<TypedRule> TypedBlocks;
+  try {
+    Window = calibrateSplit(O, Table);
+    // Both ranks send the same way in the second part: rank 0 decided.
+    uint64_t W[2] = {Window.first, Window.second};
+    PMPI_Bcast(W, 2, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    Window = {W[0], W[1]};
+    TypedBlocks = calibrateTyped(O, Window, Table);
+  } catch (const OverBudget &) {
+    SplitSends::get().release();
+    if (Rank == 0)
+      std::fprintf(stderr,
+                   "ddtc-rt-calibrate: stopped after %g s (--budget): the "
+                   "node is too busy to measure; nothing written\n",
+                   O.Budget);
+    return BusyStatus;
+  }
   SplitSends::get().release();
   double Seconds = PMPI_Wtime() - Start;
   if (Rank == 0 && isatty(2))
