@@ -51,7 +51,8 @@
 // contiguous run: a pack at memcpy speed where the blocks are large, a
 // poor one where they are small). Where MPI's datatype path is as fast as
 // the last, no packing scheme can be faster than it by more than the
-// difference (docs/performance.md, "Session 28").
+// difference (docs/performance.md, "Placement, and the floor of packing
+// schemes").
 //
 // Types of size 0 and those on which MPICH 4.0.2's pack may crash
 // (mayCrashYaksaPack) are skipped, with a note on stderr.

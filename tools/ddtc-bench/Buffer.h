@@ -4,7 +4,7 @@
 // from or receives into: a typed buffer around the pointer given to MPI, or
 // a contiguous one, each at an offset within its page chosen by its role, so
 // that no figure depends on what the heap happened to hold before
-// (docs/performance.md, "Session 28").
+// (docs/performance.md, "Placement, and the floor of packing schemes").
 //
 //===----------------------------------------------------------------------===//
 #ifndef DDTC_BENCH_BUFFER_H
