@@ -20,6 +20,7 @@
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Reader/ReadFile.h"
+#include "ddtc/Support/UsageStatus.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include <CLI/CLI.hpp>
@@ -220,7 +221,7 @@ int main(int Argc, char **Argv) {
   try {
     App.parse(Argc, Argv);
   } catch (const CLI::ParseError &E) {
-    return App.exit(E) == 0 ? 0 : 2;
+    return usageStatus(App, E);
   }
   return runWithMpi(Argc, Argv, "ddtc-mpiform-bench",
                     [&](const std::vector<MPI_Datatype> &Predefined) {

@@ -73,6 +73,7 @@
 
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/TypeBuilder.h"
+#include "ddtc/Support/UsageStatus.h"
 
 #include <CLI/CLI.hpp>
 #include <mpi.h>
@@ -591,7 +592,7 @@ int parseArgs(int Argc, char **Argv, Options &O) {
       throw CLI::ValidationError("pairs",
                                  "a LIBRARY.so for every FILE is missing");
   } catch (const CLI::ParseError &E) {
-    return App.exit(E) == 0 ? 0 : 2;
+    return usageStatus(App, E);
   }
   return -1;
 }

@@ -76,6 +76,7 @@
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/Reader/ReadFile.h"
+#include "ddtc/Support/UsageStatus.h"
 
 #include "Buffer.h"
 
@@ -508,8 +509,7 @@ std::optional<Options> parseOptions(int Argc, char **Argv, int &Status) {
   try {
     App.parse(Argc, Argv);
   } catch (const CLI::ParseError &E) {
-    Status = Rank == 0 ? (App.exit(E) == 0 ? 0 : 2)
-                       : (E.get_exit_code() == 0 ? 0 : 2);
+    Status = usageStatus(App, E, Rank);
     return std::nullopt;
   }
   if (!O.Commit && Size != 2)

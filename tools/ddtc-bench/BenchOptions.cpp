@@ -3,6 +3,7 @@
 #include "BenchOptions.h"
 
 #include "ddtc/Support/ByteSize.h"
+#include "ddtc/Support/UsageStatus.h"
 
 #include <CLI/CLI.hpp>
 
@@ -172,10 +173,7 @@ int parseBenchOptions(int Argc, char **Argv, int Rank, BenchOptions &O) {
         throw CLI::ValidationError("--count", "the list is empty");
     }
   } catch (const CLI::ParseError &E) {
-    if (Rank != 0) // Every rank reaches the same verdict; one says it.
-      return E.get_exit_code() == 0 ? 0 : 2;
-    int Code = App.exit(E);
-    return Code == 0 ? 0 : 2;
+    return usageStatus(App, E, Rank);
   }
   return -1;
 }

@@ -23,6 +23,7 @@
 #include "ddtc/MPI/MPISupport.h"
 #include "ddtc/MPI/PackTimer.h"
 #include "ddtc/MPI/TypeBuilder.h"
+#include "ddtc/Support/UsageStatus.h"
 
 #include <CLI/CLI.hpp>
 #include <mpi.h>
@@ -404,7 +405,7 @@ int main(int Argc, char **Argv) {
   try {
     App.parse(Argc, Argv);
   } catch (const CLI::ParseError &E) {
-    return App.exit(E) == 0 ? 0 : 2;
+    return usageStatus(App, E);
   }
   return runWithMpi(Argc, Argv, "ddtc-calibrate",
                     [&](const std::vector<MPI_Datatype> &Predefined) {

@@ -21,6 +21,7 @@
 #include "ddtc/MPI/PackTimer.h"
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/Reader/ReadFile.h"
+#include "ddtc/Support/UsageStatus.h"
 
 #include <CLI/CLI.hpp>
 #include <mpi.h>
@@ -114,7 +115,7 @@ int main(int Argc, char **Argv) {
   try {
     App.parse(Argc, Argv);
   } catch (const CLI::ParseError &E) {
-    return App.exit(E) == 0 ? 0 : 2;
+    return usageStatus(App, E);
   }
   return runWithMpi(Argc, Argv, "ddtc-measure",
                     [&](const std::vector<MPI_Datatype> &Predefined) {

@@ -37,6 +37,7 @@
 #include "ddtc/Runtime/RuntimeSupport.h"
 #include "ddtc/Runtime/SettingsStore.h"
 #include "ddtc/Support/ByteSize.h"
+#include "ddtc/Support/UsageStatus.h"
 
 #include <CLI/CLI.hpp>
 #include <mpi.h>
@@ -355,9 +356,7 @@ int parseOptions(int Argc, char **Argv, Options &O) {
   try {
     App.parse(Argc, Argv);
   } catch (const CLI::ParseError &E) {
-    if (Rank != 0)
-      return E.get_exit_code() == 0 ? 0 : 2;
-    return App.exit(E) == 0 ? 0 : 2;
+    return usageStatus(App, E, Rank);
   }
   if (Auto)
     O.Depth = Profile::Auto;
