@@ -98,6 +98,17 @@ int getContents(MPI_Datatype H, const MPI_Count (&Sizes)[4], int *Ints,
 }
 #endif
 
+} // namespace
+
+bool isDerivedType(MPI_Datatype H) {
+  MPI_Count Sizes[4];
+  int Combiner;
+  return getEnvelope(H, Sizes, Combiner) == MPI_SUCCESS &&
+         Combiner != MPI_COMBINER_NAMED;
+}
+
+namespace {
+
 /// Frees the handles of derived operands that MPI_Type_get_contents
 /// returned: they are new references to the operands.
 class OperandReferences {
@@ -106,13 +117,9 @@ public:
   OperandReferences(const OperandReferences &) = delete;
   OperandReferences &operator=(const OperandReferences &) = delete;
   ~OperandReferences() {
-    for (MPI_Datatype &T : Types) {
-      MPI_Count Sizes[4];
-      int Combiner;
-      if (getEnvelope(T, Sizes, Combiner) == MPI_SUCCESS &&
-          Combiner != MPI_COMBINER_NAMED)
+    for (MPI_Datatype &T : Types)
+      if (isDerivedType(T))
         PMPI_Type_free(&T);
-    }
   }
 
 private:

@@ -15,6 +15,8 @@
 #include "Packing.h"
 #include "RuntimeState.h"
 
+#include "ddtc/MPI/MPISupport.h"
+
 #define DDTC_EXPORT extern "C" __attribute__((visibility("default")))
 
 using namespace ddtc;
@@ -43,6 +45,17 @@ char *at(void *Buf, int64_t Offset) {
   return static_cast<char *>(Buf) + Offset;
 }
 
+/// MPI_Allgather of Block packed bytes per rank into Out, from Mine or
+/// MPI_IN_PLACE; Block is at most MaxMPICount.
+int allgatherPacked(const void *Mine, char *Out, MPI_Count Block,
+                    MPI_Comm Comm) {
+  bool InPlace = Mine == MPI_IN_PLACE;
+  return DDTC_MPI_COUNT_FN(PMPI_Allgather)(
+      Mine, InPlace ? 0 : countArg(Block),
+      InPlace ? MPI_DATATYPE_NULL : MPI_PACKED, Out, countArg(Block),
+      MPI_PACKED, Comm);
+}
+
 } // namespace
 
 DDTC_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype,
@@ -53,8 +66,13 @@ DDTC_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype,
   PackedLayout L = getPackedLayout(B.get(), datatype);
   MPI_Count Bytes = static_cast<MPI_Count>(count * L.Size);
   noteUse(B, static_cast<uint64_t>(Bytes));
+  // More bytes than the library's count type holds (an MPI 3.1 library):
+  // MPI's own path, on every rank alike, since Bytes is the same on all.
+  if (Bytes > MaxMPICount)
+    return PMPI_Bcast(buffer, count, datatype, root, comm);
   if (L.Contiguous || Bytes == 0)
-    return PMPI_Bcast_c(at(buffer, L.Lb), Bytes, MPI_PACKED, root, comm);
+    return DDTC_MPI_COUNT_FN(PMPI_Bcast)(at(buffer, L.Lb), countArg(Bytes),
+                                         MPI_PACKED, root, comm);
   // Too large to stage: MPI's own path, on every rank alike (the byte
   // count is the same everywhere, the signatures matching).
   if (static_cast<size_t>(Bytes) > BufferPool::get().maxBytes()) {
@@ -70,7 +88,8 @@ DDTC_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype,
   if (Rank == root)
     if (int Rc = packAny(B.get(), datatype, buffer, count, Packed.data(), comm))
       return Rc;
-  int Rc = PMPI_Bcast_c(Packed.data(), Bytes, MPI_PACKED, root, comm);
+  int Rc = DDTC_MPI_COUNT_FN(PMPI_Bcast)(Packed.data(), countArg(Bytes),
+                                         MPI_PACKED, root, comm);
   if (Rc == MPI_SUCCESS && Rank != root)
     Rc =
         unpackAny(B.get(), datatype, Packed.data(), Bytes, buffer, count, comm);
@@ -95,6 +114,9 @@ DDTC_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount,
   int64_t BlockStride = recvcount * RL.Extent;
   bool InPlace = sendbuf == MPI_IN_PLACE;
   noteUse(RB, static_cast<uint64_t>(Block) * Size);
+  if (Block > MaxMPICount)
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm);
 
   // Where this rank's block comes from: its send buffer, or its block of
   // the receive buffer in place.
@@ -111,16 +133,14 @@ DDTC_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount,
   if (RL.Contiguous && RL.Extent == static_cast<int64_t>(RL.Size)) {
     char *Base = at(recvbuf, RL.Lb);
     if (InPlace)
-      return PMPI_Allgather_c(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, Base, Block,
-                              MPI_PACKED, comm);
+      return allgatherPacked(MPI_IN_PLACE, Base, Block, comm);
     if (SL.Contiguous)
-      return PMPI_Allgather_c(at(const_cast<void *>(sendbuf), SL.Lb), Block,
-                              MPI_PACKED, Base, Block, MPI_PACKED, comm);
+      return allgatherPacked(at(const_cast<void *>(sendbuf), SL.Lb), Base,
+                             Block, comm);
     if (int Rc = packAny(SB.get(), sendtype, sendbuf, sendcount,
                          Base + Rank * Block, comm))
       return Rc;
-    return PMPI_Allgather_c(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, Base, Block,
-                            MPI_PACKED, comm);
+    return allgatherPacked(MPI_IN_PLACE, Base, Block, comm);
   }
 
   if (static_cast<size_t>(Block) * Size > BufferPool::get().maxBytes()) {
@@ -135,8 +155,7 @@ DDTC_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount,
   char *MineOut = Packed.data() + Rank * Block;
   if (int Rc = packAny(SB.get(), MineType, Mine, MineCount, MineOut, comm))
     return Rc;
-  int Rc = PMPI_Allgather_c(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, Packed.data(),
-                            Block, MPI_PACKED, comm);
+  int Rc = allgatherPacked(MPI_IN_PLACE, Packed.data(), Block, comm);
   for (int I = 0; I < Size && Rc == MPI_SUCCESS; ++I)
     if (I != Rank || !InPlace)
       Rc = unpackAny(RB.get(), recvtype, Packed.data() + I * Block, Block,

@@ -22,6 +22,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -143,8 +144,10 @@ void start() {
     warn(R.Rank, W);
   if (const char *Max = Settings.get("DDTC_RT_MAX_BUFFER")) {
     uint64_t Bytes = 0;
+    // An MPI 3.1 library counts the packed bytes of a message in an int.
     if (parseByteSize(Max, Bytes))
-      BufferPool::get().setMaxBytes(static_cast<size_t>(Bytes));
+      BufferPool::get().setMaxBytes(
+          static_cast<size_t>(std::min<uint64_t>(Bytes, MaxMPICount)));
     else
       warn(R.Rank, Settings.where("DDTC_RT_MAX_BUFFER") +
                        "DDTC_RT_MAX_BUFFER='" + Max +

@@ -2,6 +2,7 @@
 #include "Packing.h"
 
 #include "ddtc/IR/TypemapWalker.h"
+#include "ddtc/MPI/MPISupport.h"
 
 #include <algorithm>
 #include <cstring>
@@ -40,9 +41,9 @@ PackedLayout getPackedLayout(const Binding *B, MPI_Datatype T) {
   if (B)
     return {B->Size, B->Lb, B->Extent, B->Contiguous};
   MPI_Count Size = 0, Lb = 0, Extent = 0, TrueLb = 0, TrueExtent = 0;
-  PMPI_Type_size_c(T, &Size);
-  PMPI_Type_get_extent_c(T, &Lb, &Extent);
-  PMPI_Type_get_true_extent_c(T, &TrueLb, &TrueExtent);
+  DDTC_MPI_QUERY_FN(PMPI_Type_size)(T, &Size);
+  DDTC_MPI_QUERY_FN(PMPI_Type_get_extent)(T, &Lb, &Extent);
+  DDTC_MPI_QUERY_FN(PMPI_Type_get_true_extent)(T, &TrueLb, &TrueExtent);
   // Predefined types: contiguous but for the pair types, which have a gap
   // (MPI_DOUBLE_INT: 12 bytes of data in 16).
   bool Contiguous =
@@ -66,9 +67,9 @@ int packAny(const Binding *B, MPI_Datatype T, const void *Buf, MPI_Count Count,
     walkCopy(B->T, Count, bytes(Buf), Out, Bytes, /*Pack=*/true);
     return MPI_SUCCESS;
   }
-  MPI_Count Position = 0;
-  return PMPI_Pack_c(Buf, Count, T, Out, static_cast<MPI_Count>(Bytes),
-                     &Position, Comm);
+  MPICount Position = 0;
+  return DDTC_MPI_COUNT_FN(PMPI_Pack)(Buf, countArg(Count), T, Out,
+                                      countArg(Bytes), &Position, Comm);
 }
 
 int unpackAny(const Binding *B, MPI_Datatype T, const char *In, MPI_Count Bytes,
@@ -91,9 +92,10 @@ int unpackAny(const Binding *B, MPI_Datatype T, const char *In, MPI_Count Bytes,
              static_cast<uint64_t>(Full) * L.Size,
              /*Pack=*/false);
   } else if (Full > 0) {
-    MPI_Count Position = 0;
-    if (int Rc = PMPI_Unpack_c(Packed, Full * static_cast<MPI_Count>(L.Size),
-                               &Position, Buf, Full, T, Comm))
+    MPICount Position = 0;
+    if (int Rc = DDTC_MPI_COUNT_FN(PMPI_Unpack)(
+            Packed, countArg(Full * static_cast<MPI_Count>(L.Size)), &Position,
+            Buf, countArg(Full), T, Comm))
       return Rc;
   }
   if (Rest == 0 || Full == Count)
@@ -106,8 +108,9 @@ int unpackAny(const Binding *B, MPI_Datatype T, const char *In, MPI_Count Bytes,
              /*Pack=*/false);
     return MPI_SUCCESS;
   }
-  MPI_Count Position = 0;
-  return PMPI_Unpack_c(Packed, Rest, &Position, Instance, 1, T, Comm);
+  MPICount Position = 0;
+  return DDTC_MPI_COUNT_FN(PMPI_Unpack)(Packed, countArg(Rest), &Position,
+                                        Instance, 1, T, Comm);
 }
 
 } // namespace ddtc

@@ -4,6 +4,8 @@
 #include "BufferPool.h"
 #include "Packing.h"
 
+#include "ddtc/MPI/MPISupport.h"
+
 namespace ddtc {
 
 void PendingRequests::add(MPI_Request R, Pending P) {
@@ -46,8 +48,8 @@ void PendingRequests::complete(const Pending &P, const MPI_Status &Status,
   if (P.IsReceive && Rc == MPI_SUCCESS && Status.MPI_ERROR == MPI_SUCCESS) {
     int Cancelled = 0;
     PMPI_Test_cancelled(&Status, &Cancelled);
-    MPI_Count Bytes = 0;
-    PMPI_Get_count_c(&Status, MPI_PACKED, &Bytes);
+    MPICount Bytes = 0;
+    DDTC_MPI_COUNT_FN(PMPI_Get_count)(&Status, MPI_PACKED, &Bytes);
     // Only bound types are pending, so the kernel (or the IR, for a
     // message that ends inside an instance) does the unpacking.
     if (!Cancelled && Bytes != MPI_UNDEFINED)

@@ -8,14 +8,17 @@
 // as MPICH's own does, so MPI_Get_count and MPI_Get_elements with the
 // program's type give the same answers.
 //
-// The packed calls use the `_c` entry points: count * size may exceed an
-// int where count does not.
+// The packed calls use the `_c` entry points where the library has them:
+// count * size may exceed an int where count does not. Without them (an
+// MPI 3.1 library) the pack buffers stay below INT_MAX bytes (BufferPool.h),
+// and a larger message goes to MPI as written.
 //
 //===----------------------------------------------------------------------===//
 #include "BufferPool.h"
 #include "Packing.h"
 #include "RuntimeState.h"
 
+#include "ddtc/MPI/MPISupport.h"
 #include "ddtc/MPI/SplitSend.h"
 
 #define DDTC_EXPORT extern "C" __attribute__((visibility("default")))
@@ -99,7 +102,8 @@ DDTC_EXPORT int MPI_Send(const void *buf, int count, MPI_Datatype datatype,
                          int dest, int tag, MPI_Comm comm) {
   return sendPacked(buf, count, datatype, dest, comm,
                     [&](const void *B, MPI_Count N, MPI_Datatype T) {
-                      return PMPI_Send_c(B, N, T, dest, tag, comm);
+                      return DDTC_MPI_COUNT_FN(PMPI_Send)(B, countArg(N), T,
+                                                          dest, tag, comm);
                     });
 }
 
@@ -107,7 +111,8 @@ DDTC_EXPORT int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype,
                           int dest, int tag, MPI_Comm comm) {
   return sendPacked(buf, count, datatype, dest, comm,
                     [&](const void *B, MPI_Count N, MPI_Datatype T) {
-                      return PMPI_Ssend_c(B, N, T, dest, tag, comm);
+                      return DDTC_MPI_COUNT_FN(PMPI_Ssend)(B, countArg(N), T,
+                                                           dest, tag, comm);
                     });
 }
 
@@ -116,7 +121,8 @@ DDTC_EXPORT int MPI_Isend(const void *buf, int count, MPI_Datatype datatype,
                           MPI_Request *request) {
   return startPacked(buf, count, datatype, dest, comm, /*IsReceive=*/false,
                      request, [&](const void *B, MPI_Count N, MPI_Datatype T) {
-                       return PMPI_Isend_c(B, N, T, dest, tag, comm, request);
+                       return DDTC_MPI_COUNT_FN(PMPI_Isend)(
+                           B, countArg(N), T, dest, tag, comm, request);
                      });
 }
 
@@ -125,7 +131,8 @@ DDTC_EXPORT int MPI_Issend(const void *buf, int count, MPI_Datatype datatype,
                            MPI_Request *request) {
   return startPacked(buf, count, datatype, dest, comm, /*IsReceive=*/false,
                      request, [&](const void *B, MPI_Count N, MPI_Datatype T) {
-                       return PMPI_Issend_c(B, N, T, dest, tag, comm, request);
+                       return DDTC_MPI_COUNT_FN(PMPI_Issend)(
+                           B, countArg(N), T, dest, tag, comm, request);
                      });
 }
 
@@ -134,8 +141,9 @@ DDTC_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype,
                           MPI_Request *request) {
   return startPacked(buf, count, datatype, source, comm, /*IsReceive=*/true,
                      request, [&](const void *B, MPI_Count N, MPI_Datatype T) {
-                       return PMPI_Irecv_c(const_cast<void *>(B), N, T, source,
-                                           tag, comm, request);
+                       return DDTC_MPI_COUNT_FN(PMPI_Irecv)(
+                           const_cast<void *>(B), countArg(N), T, source, tag,
+                           comm, request);
                      });
 }
 
@@ -155,11 +163,11 @@ DDTC_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype,
     return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
   MPI_Status Local;
   MPI_Status *St = status == MPI_STATUS_IGNORE ? &Local : status;
-  int Rc = PMPI_Recv_c(Packed.data(), static_cast<MPI_Count>(Bytes), MPI_PACKED,
-                       source, tag, comm, St);
+  int Rc = DDTC_MPI_COUNT_FN(PMPI_Recv)(Packed.data(), countArg(Bytes),
+                                        MPI_PACKED, source, tag, comm, St);
   if (Rc == MPI_SUCCESS) {
-    MPI_Count Got = 0;
-    PMPI_Get_count_c(St, MPI_PACKED, &Got);
+    MPICount Got = 0;
+    DDTC_MPI_COUNT_FN(PMPI_Get_count)(St, MPI_PACKED, &Got);
     unpackAny(B.get(), datatype, Packed.data(), Got, buf, count, comm);
     R.noteSubstituted(*B, static_cast<uint64_t>(Got));
   }
@@ -209,13 +217,14 @@ DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
   MPI_Datatype RType = RB ? MPI_PACKED : RecvPassed;
   MPI_Status Local;
   MPI_Status *St = status == MPI_STATUS_IGNORE ? &Local : status;
-  int Rc = PMPI_Sendrecv_c(SBuf, SCount, SType, dest, sendtag, RBuf, RCount,
-                           RType, source, recvtag, comm, St);
+  int Rc = DDTC_MPI_COUNT_FN(PMPI_Sendrecv)(SBuf, countArg(SCount), SType, dest,
+                                            sendtag, RBuf, countArg(RCount),
+                                            RType, source, recvtag, comm, St);
   if (SB)
     R.noteSubstituted(*SB, SendBytes);
   if (RB && Rc == MPI_SUCCESS) {
-    MPI_Count Got = 0;
-    PMPI_Get_count_c(St, MPI_PACKED, &Got);
+    MPICount Got = 0;
+    DDTC_MPI_COUNT_FN(PMPI_Get_count)(St, MPI_PACKED, &Got);
     unpackAny(RB.get(), recvtype, RecvPacked.data(), Got, recvbuf, recvcount,
               comm);
     R.noteSubstituted(*RB, static_cast<uint64_t>(Got));

@@ -72,7 +72,8 @@ std::string calibrator() {
       Info.dli_fname) {
     std::string Lib = Info.dli_fname;
     std::string Installed = Lib.substr(0, Lib.rfind('/')) + "/" +
-                            DDTC_RT_BINDIR_FROM_LIBDIR + "/ddtc-rt-calibrate";
+                            DDTC_RT_BINDIR_FROM_LIBDIR + "/" +
+                            DDTC_RT_CALIBRATOR_NAME;
     if (access(Installed.c_str(), X_OK) == 0)
       return Installed;
   }

@@ -5,7 +5,7 @@
 
 # Helpers shared by both runtime libraries (and by nothing that may link
 # LLVM, CLI11 or nlohmann): output patterns, atomic files and the settings
-# file (which ddtc-bench reads too).
+# file (which ddtc-bench reads too). Free of MPI: one for every family.
 add_library(ddtcRuntimeSupport STATIC
   ${CMAKE_CURRENT_LIST_DIR}/RuntimeSettings.cpp
   ${CMAKE_CURRENT_LIST_DIR}/RuntimeSupport.cpp
@@ -14,21 +14,31 @@ add_library(ddtcRuntimeSupport STATIC
 target_link_libraries(ddtcRuntimeSupport PUBLIC ddtcIR ddtcFormat)
 set_target_properties(ddtcRuntimeSupport PROPERTIES POSITION_INDEPENDENT_CODE ON)
 
-add_library(ddtc_trace SHARED
-  ${CMAKE_CURRENT_LIST_DIR}/Tracer.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/TraceWrappers.cpp
-)
-target_link_libraries(ddtc_trace PRIVATE ddtcMPI ddtcRuntimeSupport ddtcIR
-  MPI::MPI_C ${CMAKE_DL_LIBS})
 # Only the MPI_ wrappers are exported (the version script also hides the
 # C++ library's template instances): the IR compiled into the library must
 # not interpose on, or be interposed by, a program's own copy of ddtc.
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/ddtc_trace.map
   "{\n  global: MPI_*;\n  local: *;\n};\n")
-set_target_properties(ddtc_trace PROPERTIES
-  CXX_VISIBILITY_PRESET hidden
-  VISIBILITY_INLINES_HIDDEN ON
-  LINK_DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/ddtc_trace.map)
-target_link_options(ddtc_trace PRIVATE -Wl,--no-undefined
-  -Wl,--version-script=${CMAKE_CURRENT_BINARY_DIR}/ddtc_trace.map)
-install(TARGETS ddtc_trace LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+
+# libddtc_trace<Suffix>.so for the MPI of Family.
+function(ddtc_add_trace_library Suffix Family)
+  set(Trace ddtc_trace${Suffix})
+  add_library(${Trace} SHARED
+    ${CMAKE_CURRENT_LIST_DIR}/Tracer.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/TraceWrappers.cpp
+  )
+  target_link_libraries(${Trace} PRIVATE ddtcMPI${Suffix} ddtcRuntimeSupport
+    ddtcIR ddtcMPIFamily_${Family} ${CMAKE_DL_LIBS})
+  set_target_properties(${Trace} PROPERTIES
+    CXX_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON
+    LINK_DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/ddtc_trace.map)
+  target_link_options(${Trace} PRIVATE -Wl,--no-undefined
+    -Wl,--version-script=${CMAKE_CURRENT_BINARY_DIR}/ddtc_trace.map)
+  install(TARGETS ${Trace} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endfunction()
+
+ddtc_add_trace_library("" mpich)
+if(openmpi IN_LIST DDTC_MPI_FAMILIES)
+  ddtc_add_trace_library(_openmpi openmpi)
+endif()

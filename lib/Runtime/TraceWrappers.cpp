@@ -18,6 +18,7 @@
 // type `x-bottom`.
 //
 //===----------------------------------------------------------------------===//
+#include "ddtc/MPI/MPISupport.h"
 #include "ddtc/Runtime/Tracer.h"
 
 #include <mpi.h>

@@ -19,6 +19,7 @@
 
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/Module.h"
+#include "ddtc/MPI/MPISupport.h"
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/Runtime/RuntimeSupport.h"
 #include "ddtc/Support/CheckedInt.h"
@@ -97,7 +98,7 @@ std::string toIdentifier(std::string_view Name) {
 
 /// The first line of the MPI library's version string, its runs of blanks
 /// made single spaces ("MPICH Version: 4.0.2").
-std::string mpiLibraryVersion() {
+std::string versionLine() {
   char Buf[MPI_MAX_LIBRARY_VERSION_STRING];
   int Len = 0;
   if (PMPI_Get_library_version(Buf, &Len) != MPI_SUCCESS)
@@ -174,11 +175,7 @@ static std::string getMpiName(MPI_Datatype H) {
 void Tracer::noteCommitted(MPI_Datatype H, const void *Caller) {
   // Committing a predefined type is allowed and does nothing; it is not
   // one of the program's types.
-  MPI_Count NumInts, NumAddrs, NumLarge, NumTypes;
-  int Combiner;
-  if (PMPI_Type_get_envelope_c(H, &NumInts, &NumAddrs, &NumLarge, &NumTypes,
-                               &Combiner) != MPI_SUCCESS ||
-      Combiner == MPI_COMBINER_NAMED)
+  if (!isDerivedType(H))
     return;
 
   std::lock_guard<std::mutex> Lock(Mutex);
@@ -200,7 +197,7 @@ void Tracer::noteCommitted(MPI_Datatype H, const void *Caller) {
   else
     E.SkipReason = T.takeError().message();
   MPI_Count Size = 0;
-  if (PMPI_Type_size_c(H, &Size) == MPI_SUCCESS)
+  if (DDTC_MPI_QUERY_FN(PMPI_Type_size)(H, &Size) == MPI_SUCCESS)
     E.Size = Size;
   auto Src = Sources.find(H);
   E.Source = Src != Sources.end() ? Src->second : Caller;
@@ -327,7 +324,7 @@ std::string Tracer::buildTrace(bool Aborted, int Rank, int Size) {
   std::string Info = "{\"rank\": " + std::to_string(Rank) +
                      ", \"size\": " + std::to_string(Size) +
                      ", \"pid\": " + std::to_string(getpid()) +
-                     ", \"mpi\": " + jsonQuote(mpiLibraryVersion()) +
+                     ", \"mpi\": " + jsonQuote(versionLine()) +
                      ", \"program\": " +
                      jsonQuote(Program.empty() ? selfExecutable() : Program);
   if (Aborted)

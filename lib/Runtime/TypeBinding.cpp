@@ -2,6 +2,7 @@
 #include "TypeBinding.h"
 #include "SendForms.h"
 
+#include "ddtc/MPI/MPISupport.h"
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/TypeDecoder.h"
 #include "ddtc/Passes/Normalizer.h"
@@ -36,7 +37,7 @@ size_t hashWords(const std::string &Name, const std::vector<uint64_t> &Words) {
   std::string_view Bytes(reinterpret_cast<const char *>(Words.data()),
                          Words.size() * sizeof(uint64_t));
   return std::hash<std::string_view>{}(Bytes) ^
-         (std::hash<std::string>{}(Name) * 0x9e3779b97f4a7c15ull);
+         (std::hash<std::string>{}(Name)*0x9e3779b97f4a7c15ull);
 }
 
 } // namespace
@@ -45,8 +46,8 @@ Binding::~Binding() {
   // Bindings are remembered past MPI_Type_free, and the table outlives
   // MPI_Finalize (never destroyed): a form is freed only while MPI runs.
   int Finalized = 1;
-  if (SendForm != MPI_DATATYPE_NULL && PMPI_Finalized(&Finalized) == MPI_SUCCESS &&
-      !Finalized)
+  if (SendForm != MPI_DATATYPE_NULL &&
+      PMPI_Finalized(&Finalized) == MPI_SUCCESS && !Finalized)
     PMPI_Type_free(&SendForm);
 }
 
@@ -207,8 +208,8 @@ void BindingTable::bind(MPI_Datatype H,
     std::vector<uint64_t>().swap(Words); // the last commit's was huge
   Words.clear();
   uint64_t Gen = KernelRegistry::get().generation();
-  bool HaveWords = appendConstructorWords(H, Words) &&
-                   Words.size() <= MaxRememberedWords;
+  bool HaveWords =
+      appendConstructorWords(H, Words) && Words.size() <= MaxRememberedWords;
   if (HaveWords)
     if (BindingRef Known = remembered(GivenName, Words, Gen)) {
       ++Known->Stats->Commits;
@@ -218,8 +219,8 @@ void BindingTable::bind(MPI_Datatype H,
     }
   auto B = std::make_shared<Binding>();
   MPI_Count Size = 0, Lb = 0, Extent = 0;
-  PMPI_Type_size_c(H, &Size);
-  PMPI_Type_get_extent_c(H, &Lb, &Extent);
+  DDTC_MPI_QUERY_FN(PMPI_Type_size)(H, &Size);
+  DDTC_MPI_QUERY_FN(PMPI_Type_get_extent)(H, &Lb, &Extent);
   B->Size = static_cast<uint64_t>(Size);
   B->Lb = Lb;
   B->Extent = Extent;

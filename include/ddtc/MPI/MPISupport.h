@@ -26,14 +26,30 @@
 // does not fit an int as an error. DDTC_MPI_COUNT_FN(F) is the function F
 // of the family in use where the two take the same arguments but for the
 // count types, DDTC_MPI_COUNT_NAME(F) its name for messages.
-#if MPI_VERSION >= 4
-#define DDTC_MPI_LARGE_COUNT 1
+//
+// The build detects the `_c` functions of each MPI library it builds for
+// and defines DDTC_MPI_LARGE_COUNT to 0 or 1, and DDTC_MPI_4_CALLS for MPI
+// 4's other new calls (persistent collectives, MPI_Isendrecv)
+// (cmake/ddtcMPIFamilies.cmake); without them, the header's MPI_VERSION
+// decides.
+//
+// MPICount is the count type of the family's functions, and
+// DDTC_MPI_QUERY_FN(F) the type query F with MPI_Count results: MPI 4's
+// `_c` one, or MPI 3's `_x` one.
+#ifndef DDTC_MPI_LARGE_COUNT
+#define DDTC_MPI_LARGE_COUNT (MPI_VERSION >= 4)
+#endif
+#ifndef DDTC_MPI_4_CALLS
+#define DDTC_MPI_4_CALLS (MPI_VERSION >= 4)
+#endif
+#if DDTC_MPI_LARGE_COUNT
 #define DDTC_MPI_COUNT_FN(F) F##_c
 #define DDTC_MPI_COUNT_NAME(F) #F "_c"
+#define DDTC_MPI_QUERY_FN(F) F##_c
 #else
-#define DDTC_MPI_LARGE_COUNT 0
 #define DDTC_MPI_COUNT_FN(F) F
 #define DDTC_MPI_COUNT_NAME(F) #F
+#define DDTC_MPI_QUERY_FN(F) F##_x
 #endif
 
 // Byte displacements are MPI_Aint in the classic functions: they take the
@@ -45,6 +61,17 @@ namespace ddtc {
 
 /// Whether V fits an int argument of an MPI function.
 inline bool fitsInt(int64_t V) { return V >= INT_MIN && V <= INT_MAX; }
+
+#if DDTC_MPI_LARGE_COUNT
+using MPICount = MPI_Count;
+#else
+using MPICount = int;
+#endif
+/// The largest count the family's count functions take.
+constexpr int64_t MaxMPICount = DDTC_MPI_LARGE_COUNT ? INT64_MAX : INT_MAX;
+/// N as a count argument of a DDTC_MPI_COUNT_FN function; the caller has
+/// checked that it is at most MaxMPICount.
+inline MPICount countArg(int64_t N) { return static_cast<MPICount>(N); }
 
 /// The MPI library's message for an error code, on one line.
 std::string mpiErrorString(int Code);

@@ -78,6 +78,11 @@ bool appendConstructorWords(MPI_Datatype H, std::vector<uint64_t> &Out);
 /// The name of an MPI_COMBINER_* value ("MPI_COMBINER_VECTOR").
 const char *getCombinerName(int Combiner);
 
+/// Whether H is a derived type (its combiner is not MPI_COMBINER_NAMED),
+/// asked through PMPI with the envelope call of the MPI family in use;
+/// false for an invalid handle.
+bool isDerivedType(MPI_Datatype H);
+
 } // namespace ddtc
 
 #endif // DDTC_MPI_TYPEDECODER_H
