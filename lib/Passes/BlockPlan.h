@@ -3,7 +3,7 @@
 // Reconstruction works on a typemap flattened into maximal blocks: runs of
 // consecutive elements of one basic type. A Plan says how a consecutive
 // segment of those blocks is described with MPI constructors; planners
-// choose plans by predicted description cost, the builder (Reconstruct.cpp)
+// choose plans by predicted description cost, the builder (PlanBuilder.cpp)
 // turns a plan into IR. Keeping plans apart from IR lets the planners
 // compare many candidates without creating nodes.
 //

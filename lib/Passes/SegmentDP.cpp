@@ -615,7 +615,7 @@ std::vector<Plan> SegmentDP::solve(bool NeedsPlacement) {
           0, N, Cut[N], [&](size_t, size_t End) { return size_t(Cut[End]); }));
   }
   // Copies of a chunk that tile the type's extent are built as
-  // contiguous(r, resized(chunk)) (buildBest in Reconstruct.cpp), cheaper
+  // contiguous(r, resized(chunk)) (buildBest in PlanBuilder.cpp), cheaper
   // than the hvector the table prices them as; two copies tie in the table
   // with one list over everything, which it may keep, and the tiled form
   // would never be built. So the copies of the shortest period over all

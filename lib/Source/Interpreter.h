@@ -6,8 +6,9 @@
 // translation unit (with the arguments the call passes). Where control
 // depends on an unknown value, the statements that might run are not run:
 // every variable they could write becomes unknown, and the MPI constructor
-// calls among them are reported as left out. MPI calls are modelled in
-// MPICalls.cpp.
+// calls among them are reported as left out. Statements and calls are run
+// in Interpreter.cpp, expressions evaluated in Expressions.cpp, variables
+// kept in Storage.cpp; MPI calls are modelled in MPICalls.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DDTC_LIB_SOURCE_INTERPRETER_H
@@ -81,7 +82,7 @@ private:
     clang::SourceLocation MayHaveReturned = {};
   };
 
-  // Statements.
+  // Statements and calls (Interpreter.cpp).
   Flow exec(const clang::Stmt *S);
   Flow execDecl(const clang::VarDecl *D);
   Flow execLoop(const clang::Stmt *Loop, const clang::Expr *Cond,
@@ -95,43 +96,32 @@ private:
   /// (with JumpLoc), and the frame marked if S could return.
   Flow jumpFlow(const clang::Stmt *S);
   bool step(clang::SourceLocation Loc);
-
-  // Expressions.
-  Value eval(const clang::Expr *E);
-  Value evalUnary(const clang::UnaryOperator *U);
-  Value evalBinary(const clang::BinaryOperator *B);
-  Value evalCast(const clang::CastExpr *C);
-  Value evalDeclRef(const clang::DeclRefExpr *R);
   Value evalCall(const clang::CallExpr *C);
   Value callFunction(const clang::CallExpr *C, const clang::FunctionDecl *F);
   /// What a C++ reference bound to Init holds: a pointer to it (or to a
   /// temporary holding its value).
   Value bindReference(const clang::Expr *Init, const std::string &Name);
-  Value initialValue(clang::QualType T, const clang::Expr *Init,
-                     clang::SourceLocation Loc, const std::string &Name);
-  /// An object of type T not (or zero-) initialized: arrays and structs
-  /// get their shape, so that their elements and members can be assigned.
-  Value blankValue(clang::QualType T, bool Zero, const std::string &Name) const;
-  /// The struct T is, if ddtc follows its members (not a union, not a
-  /// class with bases or virtual functions).
-  const clang::RecordDecl *followedRecord(clang::QualType T) const;
-  /// The scalar values an object of type T holds, saturated just above
-  /// MaxVariableValues.
-  uint64_t valueCount(clang::QualType T) const;
-  /// The name of what P designates: `faces_2`, `t_block`.
-  std::string placeName(const Place &P) const;
+  std::string text(const clang::Expr *E) const;
+  /// The handle a constructor call builds into, as written.
+  std::string intoText(const clang::CallExpr *C) const;
+
+  // Expressions (Expressions.cpp).
+  Value eval(const clang::Expr *E);
+  Value evalUnary(const clang::UnaryOperator *U);
+  Value evalBinary(const clang::BinaryOperator *B);
+  Value evalCast(const clang::CastExpr *C);
+  Value evalDeclRef(const clang::DeclRefExpr *R);
   /// The value of E as clang's constant evaluator folds it, if it does.
   std::optional<Value> fold(const clang::Expr *E);
   /// An MPI predefined datatype or constant E is exactly the expansion of.
   const char *mpiMacro(const clang::Expr *E) const;
   Value truncate(Value V, clang::QualType T) const;
-  std::string text(const clang::Expr *E) const;
-  /// The handle a constructor call builds into, as written.
-  std::string intoText(const clang::CallExpr *C) const;
 
-  // Storage.
+  // Storage (Storage.cpp).
   Slot slotOf(const clang::VarDecl *D);
   std::optional<Place> place(const clang::Expr *E);
+  /// The name of what P designates: `faces_2`, `t_block`.
+  std::string placeName(const Place &P) const;
   Value load(const Place &P) const;
   /// False when P is not storage ddtc follows (outside an array, into an
   /// unknown value).
@@ -145,6 +135,17 @@ private:
   /// A pointer to P exists: a write through an unknown pointer may reach
   /// it.
   Value pointerTo(Place P);
+  /// The struct T is, if ddtc follows its members (not a union, not a
+  /// class with bases or virtual functions).
+  const clang::RecordDecl *followedRecord(clang::QualType T) const;
+  /// The scalar values an object of type T holds, saturated just above
+  /// MaxVariableValues.
+  uint64_t valueCount(clang::QualType T) const;
+  /// An object of type T not (or zero-) initialized: arrays and structs
+  /// get their shape, so that their elements and members can be assigned.
+  Value blankValue(clang::QualType T, bool Zero, const std::string &Name) const;
+  Value initialValue(clang::QualType T, const clang::Expr *Init,
+                     clang::SourceLocation Loc, const std::string &Name);
 
   // MPI (MPICalls.cpp).
   std::optional<Value> evalMPICall(const clang::CallExpr *C,

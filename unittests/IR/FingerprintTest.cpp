@@ -51,7 +51,7 @@ TEST(FingerprintTest, PinnedValues) {
   // built before no longer matches. Make the change deliberately (and say
   // so in the release notes), then update the values. They were checked
   // against an independent transcription of the algorithm described in
-  // TypeContext.cpp.
+  // TypeFingerprint.cpp.
   TypeContext Ctx;
   const Fingerprint &Int =
       Ctx.getPredefined(PredefinedId::Int)->getFingerprint();

@@ -184,7 +184,7 @@ struct TypeLayout {
 /// arguments and its operands' fingerprints only -- no addresses, no enum
 /// positions -- so the same type has the same fingerprint in every process
 /// and every build of ddtc. Kernel libraries are keyed by it (LayoutKey), so
-/// the algorithm (TypeContext.cpp) is pinned by a unit test: changing it
+/// the algorithm (TypeFingerprint.cpp) is pinned by a unit test: changing it
 /// must be deliberate.
 struct Fingerprint {
   uint64_t Hi = 0;
