@@ -1,0 +1,68 @@
+#!/bin/sh
+# MPI-facing forms for sends (docs/mpi-forms.md, "Uses: forms for sends"):
+# ping-pong under MPICH of every type as given (`mpi`) and in the form
+# ddtc_NAME_build hands MPI (`mpi-normalized`), for types a trace shows sent
+# and received point to point only -- the DDTBench corpus, each type given
+# the x-uses of a program that sends one instance with MPI_Send and receives
+# it with MPI_Recv (as DDTBench's ping-pong does), and the point-to-point
+# traces of examples/traces (halo3d, particles; their own x-uses).
+# ddtc-bench checks every variant's receive buffers against `mpi`'s first.
+# Prints t(given)/t(MPI-facing) per type, marks the rewritten ones, and the
+# geometric means; the results stay in BUILD_DIR/bench/mpi-forms-sends/.
+#
+#   sh bench/forms/mpi-forms-sends.sh BUILD_DIR [RUNS]
+#
+# BUILD_DIR holds tools/ddtc/ddtc and tools/ddtc-bench/ddtc-bench
+# (configured with DDTC_ENABLE_MPI).
+set -e
+build=$(cd "${1:?usage: mpi-forms-sends.sh BUILD_DIR [RUNS]}" && pwd)
+runs=${2:-5}
+src=$(cd "$(dirname "$0")/../.." && pwd)
+out=$build/bench/mpi-forms-sends
+mkdir -p "$out"
+bench="mpiexec.mpich -n 2 $build/tools/ddtc-bench/ddtc-bench"
+
+python3 - "$src/corpus/ddtbench" "$out" <<'PY'
+import glob, json, os, sys
+corpus, out = sys.argv[1], sys.argv[2]
+for path in sorted(glob.glob(corpus + "/*.json")):
+    d = json.load(open(path))
+    for t in d["types"]:
+        t["x-uses"] = [{"op": op, "count": 1, "calls": 1, "bytes": 0}
+                       for op in ("MPI_Send", "MPI_Recv")]
+    json.dump(d, open(os.path.join(out, "sends-" + os.path.basename(path)), "w"))
+PY
+for f in "$out"/sends-*.json "$src/examples/traces/halo3d.json" \
+         "$src/examples/traces/particles.json"; do
+  name=$(basename "$f" .json)
+  $bench "$f" --uses --ops pingpong --variants mpi,mpi-normalized \
+    --runs "$runs" --json "$out/result-$name.json" -q
+  "$build/tools/ddtc/ddtc" analyze "$f" --format json > "$out/analyze-$name.json"
+done
+
+python3 - "$out" <<'PY'
+import glob, json, math, sys
+out = sys.argv[1]
+rows = []
+for path in sorted(glob.glob(out + "/result-*.json")):
+    name = path[len(out) + len("/result-"):-len(".json")]
+    forms = {t["name"]: t["mpi_form"]["origin"]
+             for t in json.load(open(out + "/analyze-" + name + ".json"))["types"]}
+    med = {}
+    for r in json.load(open(path))["results"]:
+        med[(r["type"], r["count"], r["variant"])] = r["median_us"]
+    for (t, c, v), us in sorted(med.items()):
+        if v == "mpi":
+            rows.append((name, t, c, forms.get(t, "?"), us, med[(t, c, "mpi-normalized")]))
+print("| file | type | count | MPI-facing form | mpi µs | MPI-facing µs | given/MPI-facing |")
+print("|---|---|--:|---|--:|--:|--:|")
+for name, t, c, form, g, f in rows:
+    print("| %s | %s | %d | %s | %.2f | %.2f | %.2f |" % (name, t, c, form, g, f, g / f))
+def gm(xs):
+    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
+ratios = [g / f for _, _, _, _, g, f in rows]
+rewritten = [g / f for _, _, _, form, g, f in rows if form != "given"]
+print()
+print("- all %d messages: geometric mean %.2f, min %.2f" % (len(ratios), gm(ratios), min(ratios)))
+print("- %d rewritten: geometric mean %.2f" % (len(rewritten), gm(rewritten)))
+PY
