@@ -1,5 +1,5 @@
 #!/bin/sh
-# The MPI-facing-form benchmark of issue 15 (docs/mpi-forms.md): MPI_Pack
+# The MPI-facing-form benchmark (docs/mpi-forms.md, "Benchmark"): MPI_Pack
 # under MPICH of every type as given, in ddtc's normal form and in its
 # MPI-facing form, for the seed-000 (docs/design.md#references) layouts (A = 2, 10, 100, 1000)
 # as the paper's Variant 1 builds them and in every description its GL4

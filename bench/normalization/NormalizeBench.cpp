@@ -1,6 +1,6 @@
 //===- bench/normalization/NormalizeBench.cpp - Normalization throughput --===//
 //
-// The normalization targets of issue 3, measured (see docs/performance.md):
+// The normalization targets, measured (docs/normalization.md, "Performance"):
 //  - an indexed_block of 10^6 displacements forming a hidden 2-D lattice
 //    rebuilt as nested vectors (lattice recovery by divisors);
 //  - the full dynamic program on an irregular 2,000-block typemap;

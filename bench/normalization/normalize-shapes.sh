@@ -2,7 +2,7 @@
 # normalize-shapes.sh BUILD_DIR [SIZES]: time and peak memory of `ddtc
 # normalize` and `ddtc analyze` on an indexed_block of N displacements
 # (blocklength 2, MPI_DOUBLE) for every shape of index list that
-# applications write (issue 14 asks for each under 1 s at 10^6):
+# applications write (the target: each under 1 s at 10^6):
 #
 #   unsorted   random displacements
 #   sorted     the same, sorted (particle lists, boundary cells)

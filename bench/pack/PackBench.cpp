@@ -1,7 +1,7 @@
 //===- bench/pack/PackBench.cpp - Pack/unpack against MPI and the machine -===//
 //
-// The pack/unpack benchmark of issues 4 and 10 (see docs/performance.md, run
-// by bench/pack/pack-bench.sh). For every named type of each description file,
+// The pack/unpack benchmark (docs/performance.md, "Pack and unpack"; run by
+// bench/pack/pack-bench.sh). For every named type of each description file,
 // sent with a count that makes a packed message of 1-8 MB (or --count, or
 // --target-bytes for small messages), it measures side by side in one
 // process:

@@ -64,9 +64,9 @@ void walkLinesWrite(uint8_t *Base, std::span<const int64_t> Starts);
 ///   unpack  reads P packed bytes, and writes the L lines, reading first
 ///           those it covers only in part (a partial store needs the rest
 ///           of the line).
-/// Issue 10's first model, 3 * 64 * L + 2 * P, also reads the lines unpack
-/// covers whole; on a contiguous type it asks 1.25 memcpy of pack + unpack,
-/// which two memcpy calls do in 1.
+/// A model of 3 * 64 * L + 2 * P bytes would also read the lines unpack
+/// covers whole; on a contiguous type it would ask pack + unpack for 1.25
+/// memcpy, which two memcpy calls do in 1.
 int64_t boundBytes(const LineCount &C, int64_t Packed);
 
 } // namespace ddtc::bench

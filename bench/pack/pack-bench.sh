@@ -1,5 +1,5 @@
 #!/bin/sh
-# The pack/unpack benchmark of issues 4 and 10 (docs/performance.md): emits
+# The pack/unpack benchmark (docs/performance.md, "Pack and unpack"): emits
 # code for every file of the DDTBench corpus, the seed-000 (docs/design.md#references) layouts (one unit
 # type per layout, blocksizes A = 2, 10, 100, 1000) and the transposes,
 # compiles each into a shared object with `g++ -O2` (portable: no -march),

@@ -9,8 +9,8 @@ as two panels over the types, one row each:
 
   left   the fraction of the refined bound (the larger of the roofline and
          the line walk, pack-report.py) that pack + unpack reach, for ddtc,
-         each MPI library and the hand loop; a line at 0.8, the target of
-         issue 10. Types whose instances overlap are marked: their bound
+         each MPI library and the hand loop; a line at 0.8, the
+         target. Types whose instances overlap are marked: their bound
          does not hold.
   right  ddtc's speedup over the reference library, pack and unpack, on a
          log scale; lines at 1 and 3.
@@ -58,7 +58,7 @@ def main(argv):
     names = [pr.short_name(r["mpi"]) for r in runs]
     others = [{t["name"]: t for t in r["types"]} for r in runs[1:]]
     if any(pr.walk_seconds(t) is None for t in ref["types"]):
-        sys.exit("pack-plot.py: the runs have no line walk (ddtc-pack-bench before session 19)")
+        sys.exit("pack-plot.py: the runs have no line walk (no walk_read, walk_write times)")
 
     types = ref["types"]
     labels = [t["name"] + (" (overlapping)" if t["overlap_bytes"] > 0 else "") for t in types]
@@ -97,7 +97,7 @@ def main(argv):
     right.set_xscale("log")
     for x in (1, 3):
         right.axvline(x, color="black", linestyle="--" if x == 3 else "-", linewidth=0.8)
-    right.set_xlabel("speedup over %s (log scale; 3x: issue 10's target)" % names[0])
+    right.set_xlabel("speedup over %s (log scale; 3x: the target)" % names[0])
     right.legend(loc="lower right", fontsize=8)
     right.grid(axis="x", alpha=0.3, which="both")
 

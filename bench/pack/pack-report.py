@@ -28,7 +28,7 @@ so the machine's bandwidth at that footprint is
 bound_bytes at that bandwidth, and a method's fraction is the bound over its
 pack + unpack time.
 
-Line walk (files since session 19; older ones have no walk_* methods): the
+Line walk (where a run has walk_* methods; it is left out otherwise): the
 time of touching the message's lines alone, walk_read (one byte loaded per
 line, in address order) + walk_write (one byte stored per line) + memcpy
 (the packed stream, written by pack and read by unpack). Where the lines are
