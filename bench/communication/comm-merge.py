@@ -18,14 +18,12 @@ comm-summary.py does so when they are there.
 With more than one launch, prints per operation the geometric mean of
 mpi/ddtc in each launch: the spread that the merged medians smooth out."""
 import json
-import math
-import statistics
+import os
 import sys
 from collections import defaultdict
 
-
-def geomean(xs):
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import stats  # noqa: E402  (bench/stats.py)
 
 
 def key(r):
@@ -45,13 +43,13 @@ def merge(docs):
         rs = records[k]
         medians = [r["median_us"] for r in rs]
         m = dict(rs[0])
-        m.update(median_us=statistics.median(medians), mean_us=statistics.fmean(medians),
-                 min_us=min(medians), max_us=max(medians), launches=len(rs),
+        med, mean, low, high = stats.spread(medians)
+        m.update(median_us=med, mean_us=mean, min_us=low, max_us=high, launches=len(rs),
                  run_medians_us=[x for r in rs for x in r["run_medians_us"]],
                  launch_medians_us=medians)
         kernels = [r["kernel_us"] for r in rs if "kernel_us" in r]
         if len(kernels) == len(rs):
-            m.update(kernel_us=statistics.median(kernels), launch_kernel_us=kernels)
+            m.update(kernel_us=stats.median(kernels), launch_kernel_us=kernels)
         results.append(m)
     out = dict(docs[0])
     out["launches"] = len(docs)
@@ -68,7 +66,7 @@ def spread(doc):
     for (_, _, op), v in cases.items():
         if "mpi" in v and "ddtc" in v:
             per_op[op].append(v["mpi"] / v["ddtc"])
-    return {op: geomean(sp) for op, sp in per_op.items()}
+    return {op: stats.geomean(sp) for op, sp in per_op.items()}
 
 
 def main():

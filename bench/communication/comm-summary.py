@@ -17,16 +17,14 @@ launches fast or slow, both sides of a ratio then come from the same mode.
 
 Prints Markdown."""
 import json
-import math
-import statistics
+import os
 import sys
 from collections import defaultdict
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import stats  # noqa: E402  (bench/stats.py)
+
 NOISE = 1.05
-
-
-def geomean(xs):
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
 def per_launch(r):
@@ -36,14 +34,13 @@ def per_launch(r):
 
 def ratio(a, b):
     """a / b: the median over launches of each launch's ratio."""
-    return statistics.median(x / y for x, y in zip(per_launch(a), per_launch(b)))
+    return stats.paired_ratio(per_launch(a), per_launch(b))
 
 
 def to_bound(d, ref):
     """ddtc's time over reference + kernel_us, launch by launch."""
     kernels = d.get("launch_kernel_us", [d["kernel_us"]])
-    return statistics.median(x / (y + k) for x, y, k in
-                             zip(per_launch(d), per_launch(ref), kernels))
+    return stats.paired_ratio(per_launch(d), [y + k for y, k in zip(per_launch(ref), kernels)])
 
 
 def main():
@@ -80,14 +77,14 @@ def main():
                         model.append("%s %.2f" % (t, over))
             name = doc["file"].split("/")[-1]
             print("| %s | %s | %d | %.2f | %s | %s | %s | %s |" % (
-                name, op, len(rows), geomean(sp),
-                "%.2f" % geomean(norm) if norm else "-",
-                "%.2f" % geomean(pack) if pack else "-",
+                name, op, len(rows), stats.geomean(sp),
+                "%.2f" % stats.geomean(norm) if norm else "-",
+                "%.2f" % stats.geomean(pack) if pack else "-",
                 "; ".join(slower) or "none", "; ".join(model) or "none"))
     print()
     for op, sp in total.items():
         print("- %s: geometric mean of mpi/ddtc over all %d cases: %.2f (min %.2f, max %.2f)"
-              % (op, len(sp), geomean(sp), min(sp), max(sp)))
+              % (op, len(sp), stats.geomean(sp), min(sp), max(sp)))
 
 
 main()

@@ -8,7 +8,8 @@
 # traces of examples/traces (halo3d, particles; their own x-uses).
 # ddtc-bench checks every variant's receive buffers against `mpi`'s first.
 # Prints t(given)/t(MPI-facing) per type, marks the rewritten ones, and the
-# geometric means; the results stay in BUILD_DIR/bench/mpi-forms-sends/.
+# geometric means (mpi-forms-sends-summary.py); the results stay in
+# BUILD_DIR/bench/mpi-forms-sends/, from which the summary runs again.
 #
 #   sh bench/forms/mpi-forms-sends.sh BUILD_DIR [RUNS]
 #
@@ -40,29 +41,4 @@ for f in "$out"/sends-*.json "$src/examples/traces/halo3d.json" \
   "$build/tools/ddtc/ddtc" analyze "$f" --format json > "$out/analyze-$name.json"
 done
 
-python3 - "$out" <<'PY'
-import glob, json, math, sys
-out = sys.argv[1]
-rows = []
-for path in sorted(glob.glob(out + "/result-*.json")):
-    name = path[len(out) + len("/result-"):-len(".json")]
-    forms = {t["name"]: t["mpi_form"]["origin"]
-             for t in json.load(open(out + "/analyze-" + name + ".json"))["types"]}
-    med = {}
-    for r in json.load(open(path))["results"]:
-        med[(r["type"], r["count"], r["variant"])] = r["median_us"]
-    for (t, c, v), us in sorted(med.items()):
-        if v == "mpi":
-            rows.append((name, t, c, forms.get(t, "?"), us, med[(t, c, "mpi-normalized")]))
-print("| file | type | count | MPI-facing form | mpi µs | MPI-facing µs | given/MPI-facing |")
-print("|---|---|--:|---|--:|--:|--:|")
-for name, t, c, form, g, f in rows:
-    print("| %s | %s | %d | %s | %.2f | %.2f | %.2f |" % (name, t, c, form, g, f, g / f))
-def gm(xs):
-    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
-ratios = [g / f for _, _, _, _, g, f in rows]
-rewritten = [g / f for _, _, _, form, g, f in rows if form != "given"]
-print()
-print("- all %d messages: geometric mean %.2f, min %.2f" % (len(ratios), gm(ratios), min(ratios)))
-print("- %d rewritten: geometric mean %.2f" % (len(rewritten), gm(rewritten)))
-PY
+python3 "$src/bench/forms/mpi-forms-sends-summary.py" "$out"

@@ -14,9 +14,11 @@ generated random types, and the DDTBench corpus (everything else).
 
 usage: mpi-forms-summary.py RESULTS.json"""
 import json
-import math
 import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import stats  # noqa: E402  (bench/stats.py)
 
 TRACES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                       "examples", "traces")
@@ -34,10 +36,6 @@ def group(set_name):
     if os.path.exists(os.path.join(TRACES, set_name)):
         return GROUPS[3]
     return GROUPS[2]
-
-
-def gmean(xs):
-    return math.exp(sum(math.log(x) for x in xs) / len(xs))
 
 
 def main():
@@ -59,9 +57,9 @@ def main():
         normal = [r["normal_speedup"] for r in rs]
         best = [max(1.0, f, n) for f, n in zip(form, normal)]
         rewritten = sum(1 for r in rs if r["form"] != "given")
-        print(f"| {g} | {len(rs)} | {rewritten} | {gmean(form):.2f}, "
-              f"{min(form):.2f} | {gmean(normal):.2f}, {min(normal):.2f} | "
-              f"{gmean(best):.2f} |")
+        print(f"| {g} | {len(rs)} | {rewritten} | {stats.geomean(form):.2f}, "
+              f"{min(form):.2f} | {stats.geomean(normal):.2f}, {min(normal):.2f} | "
+              f"{stats.geomean(best):.2f} |")
     slow = [r for r in rows if r["form_speedup"] < 0.95]
     print(f"\n{len(slow)} of {len(rows)} messages below 0.95x in their "
           "MPI-facing form" + (":" if slow else ""))

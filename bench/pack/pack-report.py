@@ -37,8 +37,11 @@ roofline's bandwidth says; the refined bound is the larger of the two, and
 a method's refined fraction is that over its pack + unpack time.
 """
 import json
-import math
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import stats  # noqa: E402  (bench/stats.py)
 
 
 def load(path):
@@ -47,12 +50,6 @@ def load(path):
     if doc.get("schema") != 1:
         sys.exit("pack-report.py: %s: not a ddtc-pack-bench result (schema 1)" % path)
     return doc
-
-
-def median(values):
-    v = sorted(values)
-    n = len(v)
-    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
 def combine(docs):
@@ -69,7 +66,7 @@ def combine(docs):
         for t in first["types"]:
             same = [next(x for x in g["types"] if x["name"] == t["name"]) for g in group]
             c = dict(t)
-            c["seconds"] = {m: median([x["seconds"][m] for x in same]) for m in t["seconds"]}
+            c["seconds"] = {m: stats.median(x["seconds"][m] for x in same) for m in t["seconds"]}
             types.append(c)
         out.append({"mpi": mpi, "reps": first["reps"], "runs": len(group),
                     "statistic": first["statistic"],
@@ -111,11 +108,6 @@ def walk_seconds(t):
 def refined_fraction(t, pack, unpack):
     s = t["seconds"]
     return max(bound_seconds(t), walk_seconds(t)) / (s[pack] + s[unpack])
-
-
-def geomean(values):
-    values = [v for v in values if v > 0]
-    return math.exp(sum(map(math.log, values)) / len(values)) if values else float("nan")
 
 
 def row(cells):
@@ -243,7 +235,7 @@ def main(argv):
     print("types: %d" % len(ref["types"]))
     for n in names + ["hand"]:
         p, u = speedups[n]
-        print("geometric mean ddtc/%s: pack %.2fx, unpack %.2fx (%d types)" % (n, geomean(p), geomean(u), len(p)))
+        print("geometric mean ddtc/%s: pack %.2fx, unpack %.2fx (%d types)" % (n, stats.geomean(p), stats.geomean(u), len(p)))
     print("ddtc at >= 0.8 of the roofline: %d of %d types whose instances do not overlap%s"
           % (len(fractions) - len(below), len(fractions),
              "; below: " + ", ".join(below) if below else ""))

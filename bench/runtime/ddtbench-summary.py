@@ -20,11 +20,11 @@ median over launches of the launch's speedup (the baseline's time in that
 launch over the way's), so that both sides of a ratio come from launches
 next to each other; then the geometric mean over patterns and the lowest.
 """
-import glob
-import math
 import os
-import statistics
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import stats  # noqa: E402  (bench/stats.py)
 
 
 def read(path, summed):
@@ -33,7 +33,7 @@ def read(path, summed):
         for line in f:
             pattern, size, us = line.split()
             samples.setdefault(pattern, {}).setdefault(size, []).append(float(us))
-    combine = sum if summed else statistics.median
+    combine = sum if summed else stats.median
     return {p: sum(combine(v) for v in sizes.values()) for p, sizes in samples.items()}
 
 
@@ -51,22 +51,20 @@ def launch(path):
     return {p: t / ref[p] for p, t in times.items()}
 
 
-runs = {}
-for w in ways:
-    files = [f for f in glob.glob(os.path.join(out, f"{w}-*.txt")) if not f.endswith(".ref.txt")]
-    runs[w] = {int(p.rsplit("-", 1)[1][:-4]): launch(p) for p in files}
+runs = {w: {l: launch(p) for l, p in stats.launch_files(out, w, "txt").items()} for w in ways}
 base = ways[0]
 launches = sorted(set.intersection(*(set(runs[w]) for w in ways)))
 patterns = list(runs[base][launches[0]])
 print(f"# {len(launches)} launches; speedup = {base} time / way time, median over launches")
 print(f"{'pattern':<16}{base + (' us' if raw else ' /ref'):>12}" + "".join(f"{w:>12}" for w in ways[1:]))
-logs = {w: [] for w in ways[1:]}
+speedups = {w: [] for w in ways[1:]}
 for p in patterns:
-    row = f"{p:<16}{statistics.median(runs[base][l][p] for l in launches):>12.2f}"
+    row = f"{p:<16}{stats.median(runs[base][l][p] for l in launches):>12.2f}"
     for w in ways[1:]:
-        s = statistics.median(runs[base][l][p] / runs[w][l][p] for l in launches)
-        logs[w].append((math.log(s), p))
+        s = stats.paired_ratio([runs[base][l][p] for l in launches],
+                               [runs[w][l][p] for l in launches])
+        speedups[w].append((s, p))
         row += f"{s:>12.2f}"
     print(row)
-print(f"{'geomean':<28}" + "".join(f"{math.exp(statistics.fmean(x for x, _ in logs[w])):>12.2f}" for w in ways[1:]))
-print(f"{'lowest':<28}" + "".join(f"{math.exp(min(logs[w])[0]):>12.2f}" for w in ways[1:]))
+print(f"{'geomean':<28}" + "".join(f"{stats.geomean(s for s, _ in speedups[w]):>12.2f}" for w in ways[1:]))
+print(f"{'lowest':<28}" + "".join(f"{min(speedups[w])[0]:>12.2f}" for w in ways[1:]))

@@ -20,29 +20,26 @@ least 3 launches of every way, the geometric means of the speedups are
 printed again; the first table's are trustworthy only where those agree.
 """
 import csv
-import glob
-import math
-import statistics
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import stats  # noqa: E402  (bench/stats.py)
 
 out, ways = sys.argv[1], sys.argv[2:]
 # launches[w]: one {type: (type_median, ref_median)} per launch of way w.
 launches = {w: [] for w in ways}
 for w in ways:
-    for f in sorted(glob.glob(f"{out}/{w}-*.csv")):
+    for f in stats.launch_files(out, w, "csv").values():
         launches[w].append({row["name"]: (float(row["type_median"]), float(row["ref_median"]))
                             for row in csv.DictReader(open(f))})
 base, others = ways[0], ways[1:]
 types = sorted(launches[base][0])
 
 
-def geomean(xs):
-    return math.exp(sum(math.log(x) for x in xs) / len(xs))
-
-
 def medians(w, keep=lambda i: True):
     """Per type, the median round trip of way w over its launches i kept."""
-    return {t: statistics.median(l[t][0] for i, l in enumerate(launches[w]) if keep(i) and t in l)
+    return {t: stats.median(l[t][0] for i, l in enumerate(launches[w]) if keep(i) and t in l)
             for t in types}
 
 
@@ -55,17 +52,17 @@ for t in types:
           " | ".join(f"{med[base][t] / med[w][t]:.2f}" for w in others) + " |")
 for w in others:
     print(f"\ngeometric mean of the speedups, {w}: "
-          f"{geomean([med[base][t] / med[w][t] for t in types]):.2f} ({len(types)} types)")
+          f"{stats.geomean([med[base][t] / med[w][t] for t in types]):.2f} ({len(types)} types)")
 
 
 # The mode of each launch, from its references (see the docstring).
 all_launches = [l for w in ways for l in launches[w]]
-ref_median = {t: statistics.median(l[t][1] for l in all_launches if t in l)
+ref_median = {t: stats.median(l[t][1] for l in all_launches if t in l)
               for t in types}
 
 
 def mode_index(launch):
-    return geomean([launch[t][1] / ref_median[t] for t in launch if ref_median.get(t, 0) > 0])
+    return stats.geomean([launch[t][1] / ref_median[t] for t in launch if ref_median.get(t, 0) > 0])
 
 
 indices = sorted(mode_index(l) for l in all_launches)
@@ -79,7 +76,7 @@ for mode in ("fast", "slow"):
         continue
     med = {w: medians(w, lambda i, w=w: modes[w][i] == mode) for w in ways}
     print(f"{mode} mode: geometric mean of the speedups, " +
-          ", ".join(f"{w} {geomean([med[base][t] / med[w][t] for t in types]):.2f}"
+          ", ".join(f"{w} {stats.geomean([med[base][t] / med[w][t] for t in types]):.2f}"
                     for w in others) +
           " (" + ", ".join(f"{w} {modes[w].count(mode)}" for w in ways) + " launches)")
     # "No slower anywhere" is a per-type question: the three lowest types.
