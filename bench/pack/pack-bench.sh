@@ -28,6 +28,7 @@ set -e
 build=$(cd "${1:?usage: pack-bench.sh BUILD_DIR [options]}" && pwd)
 shift
 src=$(cd "$(dirname "$0")/../.." && pwd)
+. "$src/bench/lib.sh"
 corpus=$src/corpus/ddtbench
 out=$build/bench/pack-bench
 ddtc=$build/tools/ddtc/ddtc
@@ -85,7 +86,7 @@ for f in "$corpus"/*.json "$out/seed000.json" "$src/bench/pack/transpose.json"; 
   fi
 done
 
-echo "# $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# $(bench_machine); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 results=
 run=1
 while [ "$run" -le "${PACK_BENCH_RUNS:-1}" ]; do

@@ -30,25 +30,23 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do ways="$ways $1"; shift; done
 [ "${1:-}" = -- ] && shift
 args=${*:-2 10}
 [ -n "$ways" ] || { echo "$usage" >&2; exit 2; }
+src=$(cd "$(dirname "$0")/../.." && pwd)
+. "$src/bench/lib.sh"
 rt=$build/lib/Runtime/libddtc_rt.so
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-set -- $ways
-n=$#
-echo "# $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; $ddtbench $args; launches: $launches" >&2
+echo "# $(bench_machine); $ddtbench $args; launches: $launches" >&2
 for l in $(seq "$launches"); do
-  for k in $(seq 0 $((n - 1))); do
-    j=$(( (l + k) % n + 1 ))
-    way=$(eval echo "\${$j}")
-    name=${way%%:*}
+  # shellcheck disable=SC2086 # the ways are words
+  for way in $(bench_rotate "$l" $ways); do
+    name=$(bench_way_name "$way")
     dir=$out/run-$name-$l
     rm -rf "$dir"
     mkdir -p "$dir"
     if [ "${name#plain}" != "$name" ]; then
       (cd "$dir" && mpiexec.mpich -n 2 "$ddtbench" $args > stdout.txt 2> stderr.txt)
     else
-      settings=
-      case $way in *:*) settings=$(echo "${way#*:}" | tr ',' ' ') ;; esac
+      settings=$(bench_way_settings "$way")
       # shellcheck disable=SC2086 # the settings are words on purpose
       (cd "$dir" && mpiexec.mpich -n 2 env LD_PRELOAD="$rt" \
         DDTC_RT_REPORT="$out/$name-report-$l-%r.json" $settings \

@@ -41,6 +41,7 @@ set -e
 build=$(cd "${1:?usage: rt-pingpong.sh BUILD_DIR [RUNS]}" && pwd)
 runs=${2:-10}
 src=$(cd "$(dirname "$0")/../.." && pwd)
+. "$src/bench/lib.sh"
 corpus=$src/corpus/ddtbench
 out=$build/bench/rt-pingpong
 ddtc=$build/tools/ddtc/ddtc
@@ -57,7 +58,7 @@ cat > "$out/small.json" <<'EOF'
 EOF
 
 mpich=$(mpichversion | sed -n 's/^MPICH \(Version\|Device\):[[:space:]]*//p' | tr -d '\t' | tr '\n' ' ')
-echo "# $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; MPICH ${mpich}; runs: $runs"
+echo "# $(bench_machine); MPICH ${mpich}; runs: $runs"
 echo "# load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # One run of MODE (plain or rt) with KERNELS, ranks NP, output OUT.
@@ -76,8 +77,7 @@ pairs() {
   tag=$1 libs=$2 np=$3
   shift 3
   for i in $(seq "$runs"); do
-    if [ $((i % 2)) = 1 ]; then order="plain rt"; else order="rt plain"; fi
-    for mode in $order; do
+    for mode in $(bench_rotate "$i" plain rt); do
       run "$mode" "$libs" "$np" "$out/$tag-$mode-$i.csv" "$@"
     done
   done

@@ -26,6 +26,7 @@ iterations=${3:?$usage}
 shift 3
 [ $# -gt 0 ] || { echo "$usage" >&2; exit 2; }
 src=$(cd "$(dirname "$0")/../.." && pwd)
+. "$src/bench/lib.sh"
 corpus=$src/corpus/ddtbench
 bench=$build/bench/ddtc-rt-pingpong
 rt=$build/lib/Runtime/libddtc_rt.so
@@ -35,22 +36,17 @@ mkdir -p "$out"
 kernels=$(sh "$src/bench/runtime/corpus-kernels.sh" "$build/tools/ddtc/ddtc" \
   "$corpus" "$out")
 
-echo "# $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; iterations: $iterations"
+echo "# $(bench_machine); iterations: $iterations"
 for way in "$@"; do echo "# way: $way"; done
 names=
-for way in "$@"; do names="$names ${way%%:*}"; done
-n=$#
+for way in "$@"; do names="$names $(bench_way_name "$way")"; done
 for i in $(seq "$iterations"); do
-  # Way number (i + k) mod n goes k-th in iteration i.
-  for k in $(seq 0 $((n - 1))); do
-    j=$(( (i + k) % n + 1 ))
-    way=$(eval echo "\${$j}")
-    name=${way%%:*}
+  for way in $(bench_rotate "$i" "$@"); do
+    name=$(bench_way_name "$way")
     if [ "$name" = plain ]; then
       mpiexec.mpich -n 2 "$bench" --runs 1 "$corpus"/*.json > "$out/$name-$i.csv"
     else
-      settings=
-      case $way in *:*) settings=$(echo "${way#*:}" | tr ',' ' ') ;; esac
+      settings=$(bench_way_settings "$way")
       # shellcheck disable=SC2086 # the settings are words on purpose
       mpiexec.mpich -n 2 env LD_PRELOAD="$rt" DDTC_KERNELS="$kernels" \
         DDTC_RT_REPORT="$out/$name-report-%r.json" $settings \
