@@ -1,14 +1,19 @@
+# shellcheck shell=sh
 # What the benchmark drivers share; POSIX sh, sourced by a driver in a family
-# folder:
+# folder (bench/FAMILY/NAME.sh) before it changes directory:
 #
-#   src=$(cd "$(dirname "$0")/../.." && pwd)
-#   . "$src/bench/lib.sh"
+#   . "$(dirname "$0")/../lib.sh"
+#
+# It sets src, the top of the source tree, and defines the functions below.
 #
 # A driver that compares ways of running the same program (plain and under
 # the runtime, or under several settings) launches each way in turn and
 # rotates their order: on a shared machine a whole launch can run fast or
 # slow, and rotation spreads those spells over all ways alike. A summary
 # then pairs the ways launch by launch (bench/stats.py).
+
+# shellcheck disable=SC2034 # for the driver that sources this
+src=$(cd "$(dirname "$0")/../.." && pwd)
 
 # bench_machine: the CPU model and core count, for the first line of a
 # driver's output.

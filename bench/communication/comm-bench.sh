@@ -24,7 +24,8 @@ set -e
 build=$(cd "${1:?usage: comm-bench.sh BUILD_DIR [RUNS [LAUNCHES]]}" && pwd)
 runs=${2:-5}
 launches=${3:-1}
-src=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/../lib.sh"
 corpus=$src/corpus/ddtbench
 tag=${COMM_BENCH_TAG:+$COMM_BENCH_TAG-}
 out=$build/bench/comm${COMM_BENCH_TAG:+-$COMM_BENCH_TAG}

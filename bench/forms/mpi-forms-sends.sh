@@ -18,7 +18,8 @@
 set -e
 build=$(cd "${1:?usage: mpi-forms-sends.sh BUILD_DIR [RUNS]}" && pwd)
 runs=${2:-5}
-src=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/../lib.sh"
 out=$build/bench/mpi-forms-sends
 mkdir -p "$out"
 bench="mpiexec.mpich -n 2 $build/tools/ddtc-bench/ddtc-bench"

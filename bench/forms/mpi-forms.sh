@@ -16,7 +16,8 @@
 set -e
 build=$(cd "${1:?usage: mpi-forms.sh BUILD_DIR [options]}" && pwd)
 shift
-src=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/../lib.sh"
 out=$build/bench/mpi-forms
 mkdir -p "$out"
 python3 "$src/test/MPI/Inputs/seed000-layouts.py" 2 10 100 1000 >"$out/seed000.json"

@@ -27,8 +27,8 @@
 set -e
 build=$(cd "${1:?usage: pack-bench.sh BUILD_DIR [options]}" && pwd)
 shift
-src=$(cd "$(dirname "$0")/../.." && pwd)
-. "$src/bench/lib.sh"
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/../lib.sh"
 corpus=$src/corpus/ddtbench
 out=$build/bench/pack-bench
 ddtc=$build/tools/ddtc/ddtc

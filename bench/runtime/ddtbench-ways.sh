@@ -30,8 +30,8 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do ways="$ways $1"; shift; done
 [ "${1:-}" = -- ] && shift
 args=${*:-2 10}
 [ -n "$ways" ] || { echo "$usage" >&2; exit 2; }
-src=$(cd "$(dirname "$0")/../.." && pwd)
-. "$src/bench/lib.sh"
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/../lib.sh"
 rt=$build/lib/Runtime/libddtc_rt.so
 mkdir -p "$out"
 out=$(cd "$out" && pwd)

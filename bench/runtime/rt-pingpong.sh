@@ -40,8 +40,8 @@
 set -e
 build=$(cd "${1:?usage: rt-pingpong.sh BUILD_DIR [RUNS]}" && pwd)
 runs=${2:-10}
-src=$(cd "$(dirname "$0")/../.." && pwd)
-. "$src/bench/lib.sh"
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/../lib.sh"
 corpus=$src/corpus/ddtbench
 out=$build/bench/rt-pingpong
 ddtc=$build/tools/ddtc/ddtc

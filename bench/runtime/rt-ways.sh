@@ -25,8 +25,8 @@ out=$build/bench/${2:?$usage}
 iterations=${3:?$usage}
 shift 3
 [ $# -gt 0 ] || { echo "$usage" >&2; exit 2; }
-src=$(cd "$(dirname "$0")/../.." && pwd)
-. "$src/bench/lib.sh"
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/../lib.sh"
 corpus=$src/corpus/ddtbench
 bench=$build/bench/ddtc-rt-pingpong
 rt=$build/lib/Runtime/libddtc_rt.so
