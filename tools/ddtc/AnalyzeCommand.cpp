@@ -259,8 +259,8 @@ measureForms(Module &M, const std::vector<Assessment> &All,
     const Assessment &A = All[I];
     if (A.SendsOnly && HasOther(I))
       Out[I].Skipped = "the program only sends it point to point, and "
-                       "--measure times MPI_Pack (bench/mpi-forms-sends.sh "
-                       "times sends)";
+                       "--measure times MPI_Pack "
+                       "(bench/forms/mpi-forms-sends.sh times sends)";
     if (!Timed(I))
       continue;
     ToTime.types().push_back({Key(I, "given"), Given, {}});

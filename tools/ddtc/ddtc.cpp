@@ -294,8 +294,8 @@ int main(int argc, char **argv) {
   // document, index lists, flattened blocks). By default glibc serves each
   // from fresh mmap'd pages and returns them on free, so every one is
   // paid again in page faults: a third of `normalize` on a list of 10^6
-  // blocks (0.99 -> 0.72 s, bench/normalize-shapes.sh). Keep them in the
-  // heap for reuse; a batch tool's peak memory is the same.
+  // blocks (0.99 -> 0.72 s, bench/normalization/normalize-shapes.sh). Keep
+  // them in the heap for reuse; a batch tool's peak memory is the same.
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
