@@ -9,7 +9,7 @@ fi
 packages="cmake ninja-build g++ python3 time
   nlohmann-json3-dev libcli11-dev libgtest-dev libbenchmark-dev
   llvm-14-dev llvm-14-tools libclang-14-dev clang-14 clang-tools-14 libclang-rt-14-dev
-  mpich libmpich-dev python3-matplotlib"
+  mpich libmpich-dev openmpi-bin libopenmpi-dev gfortran python3-matplotlib"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

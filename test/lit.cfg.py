@@ -10,7 +10,19 @@ config.suffixes = [".json", ".ddt", ".test"]
 # test/Fuzz/corpus holds fuzzer inputs (some .json), not tests.
 config.excludes = ["Inputs", "corpus", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(config.ddtc_obj_root, "test")
+config.test_exec_root = config.ddtc_test_exec_root
+
+# The MPI family of the preload libraries under test: MPICH runs every
+# test; the Open MPI suite runs those of the preload libraries
+# (test/Runtime) with Open MPI's libraries, programs and launcher. A test
+# whose expectation holds for one family only says REQUIRES: mpich (the
+# models of MPICH's engine behind forms and split sends).
+config.available_features.add(config.mpi_family)
+if config.mpi_family == "openmpi":
+    config.name = "ddtc-openmpi"
+    config.test_source_root = os.path.join(config.test_source_root, "Runtime")
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
 
 config.environment["PATH"] = os.pathsep.join(
     [config.ddtc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
@@ -50,7 +62,7 @@ config.substitutions.append(("%fuzz-bin", os.path.join(config.ddtc_obj_root, "te
 # must win.
 if config.have_mpi:
     config.available_features.add("mpi")
-    config.substitutions.append(("%ddtc-oracle", os.path.join(config.ddtc_mpi_test_dir, "ddtc-oracle")))
+    config.substitutions.append(("%ddtc-oracle", os.path.join(config.ddtc_mpi_test_dir, "ddtc-oracle" + config.ddtc_tool_suffix)))
     config.substitutions.append(("%ddtc-normal-oracle", os.path.join(config.ddtc_mpi_test_dir, "ddtc-normal-oracle")))
     # The communication benchmark (tools/ddtc-bench), an MPI program.
     config.substitutions.append(("%ddtc-bench", config.ddtc_bench))
@@ -66,8 +78,8 @@ if config.have_mpi:
     config.substitutions.append(("%ddtc-rt-lib", sanitizer_preload + config.ddtc_rt_lib))
     # The runtime's calibration (tools/ddtc-rt-calibrate), an MPI program.
     config.substitutions.append(("%ddtc-rt-calibrate", config.ddtc_rt_calibrate))
-    config.substitutions.append(("%rt-exchange", os.path.join(config.ddtc_runtime_test_dir, "rt-exchange")))
-    config.substitutions.append(("%trace-check", os.path.join(config.ddtc_runtime_test_dir, "trace-check")))
+    config.substitutions.append(("%rt-exchange", os.path.join(config.ddtc_runtime_test_dir, "rt-exchange" + config.ddtc_tool_suffix)))
+    config.substitutions.append(("%trace-check", os.path.join(config.ddtc_runtime_test_dir, "trace-check" + config.ddtc_tool_suffix)))
     # The example applications (examples/, built with MPI).
     config.substitutions.append(("%examples", config.ddtc_examples_dir))
     # Traced programs also run on three ranks (before %mpiexec).

@@ -109,17 +109,31 @@ bool isDerivedType(MPI_Datatype H) {
 
 namespace {
 
+/// Whether the handles of derived operands that MPI_Type_get_contents
+/// returns are references of their own, which the caller frees (MPI-4
+/// §5.1.13). Open MPI 4 returns the operands without taking a reference:
+/// freeing them releases the reference the decoded type holds, its
+/// operand is destroyed while still in use, and the next type created
+/// gets its handle (a dup of a freed vector, read and freed three times,
+/// leaves a dangling operand).
+#if defined(OPEN_MPI) && OMPI_MAJOR_VERSION < 5
+constexpr bool ContentsAreReferences = false;
+#else
+constexpr bool ContentsAreReferences = true;
+#endif
+
 /// Frees the handles of derived operands that MPI_Type_get_contents
-/// returned: they are new references to the operands.
+/// returned, where they are new references to the operands.
 class OperandReferences {
 public:
   explicit OperandReferences(std::vector<MPI_Datatype> &Types) : Types(Types) {}
   OperandReferences(const OperandReferences &) = delete;
   OperandReferences &operator=(const OperandReferences &) = delete;
   ~OperandReferences() {
-    for (MPI_Datatype &T : Types)
-      if (isDerivedType(T))
-        PMPI_Type_free(&T);
+    if (ContentsAreReferences)
+      for (MPI_Datatype &T : Types)
+        if (isDerivedType(T))
+          PMPI_Type_free(&T);
   }
 
 private:

@@ -21,11 +21,12 @@ file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/ddtc_trace.map
   "{\n  global: MPI_*;\n  local: *;\n};\n")
 
 # libddtc_trace<Suffix>.so for the MPI of Family.
+set(DDTC_TRACE_SOURCE_DIR ${CMAKE_CURRENT_LIST_DIR})
 function(ddtc_add_trace_library Suffix Family)
   set(Trace ddtc_trace${Suffix})
   add_library(${Trace} SHARED
-    ${CMAKE_CURRENT_LIST_DIR}/Tracer.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/TraceWrappers.cpp
+    ${DDTC_TRACE_SOURCE_DIR}/Tracer.cpp
+    ${DDTC_TRACE_SOURCE_DIR}/TraceWrappers.cpp
   )
   target_link_libraries(${Trace} PRIVATE ddtcMPI${Suffix} ddtcRuntimeSupport
     ddtcIR ddtcMPIFamily_${Family} ${CMAKE_DL_LIBS})

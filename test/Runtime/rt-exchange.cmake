@@ -1,7 +1,13 @@
 # The program of the substitution runtime's tests (rt-exchange.cpp), in
-# test/Runtime of the build tree. Included by test/CMakeLists.txt.
-add_executable(rt-exchange ${CMAKE_CURRENT_LIST_DIR}/rt-exchange.cpp)
-target_link_libraries(rt-exchange PRIVATE ddtcMPI ddtcReader ddtcIR
-  MPI::MPI_CXX)
-set_target_properties(rt-exchange PROPERTIES
-  RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/Runtime)
+# test/Runtime of the build tree, once per MPI family (rt-exchange,
+# rt-exchange-openmpi). Included by test/CMakeLists.txt.
+set(DDTC_RT_EXCHANGE_SOURCE ${CMAKE_CURRENT_LIST_DIR}/rt-exchange.cpp)
+# Suffix is empty for MPICH, -openmpi for Open MPI.
+function(ddtc_add_rt_exchange Suffix)
+  string(REPLACE "-" "_" LibSuffix "${Suffix}")
+  set(Name rt-exchange${Suffix})
+  add_executable(${Name} ${DDTC_RT_EXCHANGE_SOURCE})
+  target_link_libraries(${Name} PRIVATE ddtcMPI${LibSuffix} ddtcReader ddtcIR)
+  set_target_properties(${Name} PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/Runtime)
+endfunction()

@@ -81,9 +81,9 @@ uint64_t fnv(const unsigned char *P, size_t N) {
 /// (whose types all have a size).
 uint64_t packHash(MPI_Datatype H, int Count) {
   MPI_Count Lb, Extent, TrueLb, TrueExtent, Size;
-  MPI_Type_get_extent_c(H, &Lb, &Extent);
-  MPI_Type_get_true_extent_c(H, &TrueLb, &TrueExtent);
-  MPI_Type_size_c(H, &Size);
+  DDTC_MPI_QUERY_FN(MPI_Type_get_extent)(H, &Lb, &Extent);
+  DDTC_MPI_QUERY_FN(MPI_Type_get_true_extent)(H, &TrueLb, &TrueExtent);
+  DDTC_MPI_QUERY_FN(MPI_Type_size)(H, &Size);
   // An empty typemap packs nothing, and MPICH's true bounds of some empty
   // types are not a range (true extent -4).
   if (Size == 0)
@@ -95,9 +95,10 @@ uint64_t packHash(MPI_Datatype H, int Count) {
   for (size_t I = 0; I < In.size(); ++I)
     In[I] = static_cast<unsigned char>(I * 131 + 7);
   std::vector<unsigned char> Out(static_cast<size_t>(Size * Count) + 1);
-  MPI_Count Position = 0;
-  MPI_Pack_c(displaceAddress(In.data(), -Lo), Count, H, Out.data(),
-             static_cast<MPI_Count>(Out.size()), &Position, MPI_COMM_WORLD);
+  MPICount Position = 0;
+  DDTC_MPI_COUNT_FN(MPI_Pack)(displaceAddress(In.data(), -Lo), countArg(Count),
+                              H, Out.data(), countArg(Out.size()), &Position,
+                              MPI_COMM_WORLD);
   return fnv(Out.data(), static_cast<size_t>(Position));
 }
 
@@ -157,9 +158,9 @@ int props(const std::string &Path, const std::vector<MPI_Datatype> &Handles) {
       continue;
     }
     MPI_Count Size, Lb, Extent, TrueLb, TrueExtent;
-    MPI_Type_size_c(D, &Size);
-    MPI_Type_get_extent_c(D, &Lb, &Extent);
-    MPI_Type_get_true_extent_c(D, &TrueLb, &TrueExtent);
+    DDTC_MPI_QUERY_FN(MPI_Type_size)(D, &Size);
+    DDTC_MPI_QUERY_FN(MPI_Type_get_extent)(D, &Lb, &Extent);
+    DDTC_MPI_QUERY_FN(MPI_Type_get_true_extent)(D, &TrueLb, &TrueExtent);
     std::string Pack = hex(packHash(D, 2));
     for (const std::string &Name : namesOf(N))
       std::printf("type %s size %ld lb %ld extent %ld true_lb %ld "
@@ -284,7 +285,7 @@ int build(const BuildOptions &O, const std::vector<MPI_Datatype> &Handles) {
     MPI_Type_set_name(D, N.Name.c_str());
     MPI_Type_commit(&D);
     MPI_Count Size = 0;
-    MPI_Type_size_c(D, &Size);
+    DDTC_MPI_QUERY_FN(MPI_Type_size)(D, &Size);
     int PackSize = 0;
     MPI_Pack_size(1, D, MPI_COMM_WORLD, &PackSize);
     // MPICH 4.0.2 may die packing these (TypeBuilder.h).
