@@ -9,9 +9,9 @@
 #include "ddtc/Engine/YaksaModel.h"
 
 #include "ddtc/IR/Predefined.h"
-#include "ddtc/IR/YaksaBuiltin.h"
 #include "ddtc/Support/Casting.h"
 #include "ddtc/Support/Machine.h"
+#include "ddtc/Target/YaksaBuiltin.h"
 
 #include <algorithm>
 #include <cmath>
