@@ -20,9 +20,6 @@ namespace {
 constexpr double TinyBlockBytes = 16;
 constexpr uint64_t MinBlocksForTiny = 8;
 constexpr size_t LongListEntries = 64;
-/// Constructor nesting for which MPICH 4.0.2 (Yaksa) has generated
-/// kernels: three levels, a resize counting as one (docs/mpi-forms.md).
-constexpr unsigned MaxKernelLevels = 3;
 /// GL1 is reported when the message needs at most this fraction of the
 /// copies count x T takes.
 constexpr double GL1Ratio = 0.8;
@@ -197,14 +194,16 @@ void checkTinyBlocks(const Type *Normal, std::vector<Risk> &Out) {
                  "size (ddtc emit)"});
 }
 
-void checkKernelDepth(const Type *Normal, std::vector<Risk> &Out) {
+void checkKernelDepth(const Type *Normal, const LibraryRules &Rules,
+                      std::vector<Risk> &Out) {
+  std::string Engine(Rules.getEngineName());
   unsigned Levels = loopLevels(Normal);
-  if (Levels > MaxKernelLevels)
+  if (Levels > Rules.getMaxKernelLevels())
     Out.push_back({"deep-tree",
                    "the normal form nests " + std::to_string(Levels) +
-                       " constructor levels; MPICH (Yaksa) generates pack "
-                       "kernels for at most " +
-                       std::to_string(MaxKernelLevels) +
+                       " constructor levels; " + Engine +
+                       " generates pack kernels for at most " +
+                       std::to_string(Rules.getMaxKernelLevels()) +
                        " and runs deeper types through its generic path",
                    "pack with ddtc emit, whose loops are specialized at any "
                    "depth"});
@@ -212,8 +211,9 @@ void checkKernelDepth(const Type *Normal, std::vector<Risk> &Out) {
   forEachNode(Normal, [&](const Type *T) { HasStruct |= isa<StructType>(T); });
   if (HasStruct)
     Out.push_back({"struct",
-                   "the normal form contains a struct: MPICH (Yaksa) has no "
-                   "generated kernel for it and packs it with its interpreter",
+                   "the normal form contains a struct: " + Engine +
+                       " has no generated kernel for it and packs it with its "
+                       "interpreter",
                    "the struct is the cheapest description of this layout; "
                    "pack with ddtc emit to avoid the interpreter"});
 }
@@ -287,13 +287,14 @@ void checkTlb(const Type *Normal, std::vector<Risk> &Out) {
 
 std::vector<Risk> findRisks(const Type *Given, const Type *Normal,
                             const std::string &NormalText,
-                            const MPIFormAdvice &Advice) {
+                            const MPIFormAdvice &Advice,
+                            const LibraryRules &Rules) {
   std::vector<Risk> Out;
   checkNormalForm(Given, Normal, NormalText, Advice, Out);
   checkCountMerge(Given, Out);
   checkAlignmentPadding(Given, Out);
   checkTinyBlocks(Normal, Out);
-  checkKernelDepth(Normal, Out);
+  checkKernelDepth(Normal, Rules, Out);
   checkIndexLists(Given, Normal, NormalText, Out);
   checkTlb(Normal, Out);
   return Out;

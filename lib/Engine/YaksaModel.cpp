@@ -9,9 +9,10 @@
 #include "ddtc/Engine/YaksaModel.h"
 
 #include "ddtc/IR/Predefined.h"
-#include "ddtc/IR/YaksaBuiltin.h"
 #include "ddtc/Support/Casting.h"
 #include "ddtc/Support/Machine.h"
+#include "ddtc/Target/MPICHRules.h"
+#include "ddtc/Target/YaksaBuiltin.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,13 +29,6 @@ namespace {
 /// instead when its pieces are this large on average
 /// (YAKSURI_SEQI_INFO__DEFAULT_IOV_PUP_THRESHOLD).
 constexpr double IovThresholdBytes = 16384;
-/// Kernels are generated for trees this many levels deep: MPICH 4.0.2
-/// bundles Yaksa 885970b, whose generator defaults to three levels (newer
-/// Yaksa to two), and whose run-time limit YAKSA_ENV_MAX_NESTING_LEVEL
-/// defaults to three. Measured: contiguous(64, resized(indexed(...)))
-/// runs another kernel than 64 of the resized type (perf: another code
-/// address) and 2x slower; with the limit set to 2, as fast.
-constexpr unsigned MaxKernelLevels = 3;
 
 enum class YKind {
   Empty,   ///< size 0: nothing is packed
@@ -90,7 +84,8 @@ bool isLoopKind(YKind K) {
 std::vector<const YNode *> kernelLevels(const YNode *N) {
   std::vector<const YNode *> Levels;
   const YNode *At = N;
-  while (At && isLoopKind(At->Kind) && Levels.size() < MaxKernelLevels) {
+  while (At && isLoopKind(At->Kind) &&
+         Levels.size() < MPICHRules::MaxKernelLevels) {
     Levels.push_back(At);
     At = At->Child;
   }
@@ -285,10 +280,6 @@ const YNode *YaksaModel::Impl::indexed(std::span<const int64_t> Lengths,
 const YNode *YaksaModel::Impl::lowerUncached(const Type *T) {
   if (T->size() == 0)
     return &make(YKind::Empty, T);
-  auto Identity = [](const Type *X) {
-    const void *I = X->getLayout().Identity;
-    return I ? I : static_cast<const void *>(X);
-  };
   switch (T->getKind()) {
   case TypeKind::Predefined: {
     const PredefinedInfo &Info = cast<PredefinedType>(T)->getInfo();
@@ -338,10 +329,8 @@ const YNode *YaksaModel::Impl::lowerUncached(const Type *T) {
   case TypeKind::Struct: {
     auto *S = cast<StructType>(T);
     std::span<const Type *const> Types = S->getTypes();
-    bool OneType = std::all_of(Types.begin(), Types.end(), [&](const Type *X) {
-      return Identity(X) == Identity(Types[0]);
-    });
-    if (OneType) // yaksi_type_create_struct: one member type is an hindexed
+    // yaksi_type_create_struct: members of one object make an hindexed.
+    if (getMPICHRules().isHIndexedStruct(Types))
       return indexed(S->getBlockLengths(), S->getDisplacements(),
                      lower(Types[0]), T);
     YNode &N = make(YKind::Struct, T);

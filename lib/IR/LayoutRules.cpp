@@ -20,20 +20,22 @@
 //  - True bounds keep their distance to the bounds: true_lb = lb +
 //    (old.true_lb - old.lb).
 //  - struct: the largest alignment of the non-skipped entries pads the
-//    extent to a multiple of it -- unless every entry has the same type, in
-//    which case Yaksa builds an hindexed and adds no padding.
+//    extent to a multiple of it -- unless the library builds it as an
+//    hindexed of its first entry type (MPICH: every entry is the same
+//    object to Yaksa), which adds no padding.
 //  - resized sets lb and extent and keeps true bounds and alignment.
 //  - subarray and darray are whatever their expansion (built the way MPICH
 //    builds them, see ArrayExpansion.cpp) is.
 //
-// Which object Yaksa represents a type by, which decides the struct rule,
-// is YaksaIdentity.cpp's; the copy pieces of a node, PieceCount.cpp's.
+// Where MPI libraries differ -- which object the library represents a
+// type by, and so which structs it pads -- the TypeContext's LibraryRules
+// decide (MPICH's: lib/Target/MPICHRules.cpp). The copy pieces of a node
+// are PieceCount.cpp's.
 //
 //===----------------------------------------------------------------------===//
 #include "LayoutRules.h"
 
 #include "PieceCount.h"
-#include "YaksaIdentity.h"
 
 #include "ddtc/Support/CheckedInt.h"
 
@@ -123,14 +125,14 @@ struct UniformTracker {
 uint64_t toCount(int64_t V) { return static_cast<uint64_t>(V); }
 
 /// MPICH's zero-length type.
-TypeLayout zeroLength() {
+TypeLayout zeroLength(const LibraryRules &Rules) {
   TypeLayout L;
   L.Align = 1;
-  L.Identity = getZeroLengthIdentity();
+  L.Identity = Rules.getZeroLengthIdentity();
   return L;
 }
 
-TypeLayout predefinedLayout(PredefinedId Id) {
+TypeLayout predefinedLayout(const LibraryRules &Rules, PredefinedId Id) {
   const PredefinedInfo &Info = getPredefinedInfo(Id);
   TypeLayout L;
   L.Size = Info.Size;
@@ -154,7 +156,7 @@ TypeLayout predefinedLayout(PredefinedId Id) {
       Uniform.reset();
   }
   L.UniformBasic = Uniform;
-  L.Identity = getPredefinedIdentity(Id);
+  L.Identity = Rules.getPredefinedIdentity(Id);
   return L;
 }
 
@@ -166,11 +168,12 @@ void addData(OverflowGuard &G, TypeLayout &L, int64_t N, const TypeLayout &Old,
   L.Elements += toCount(N) * Old.Elements;
 }
 
-Expected<TypeLayout> layoutContiguous(int64_t Count, const Type *Old) {
+Expected<TypeLayout> layoutContiguous(const LibraryRules &Rules, int64_t Count,
+                                      const Type *Old) {
   const TypeLayout &O = Old->getLayout();
   TypeLayout L;
   if (Count == 0 || O.Size == 0)
-    return zeroLength();
+    return zeroLength(Rules);
   OverflowGuard G;
   addData(G, L, Count, O, "count");
   Bounds B = blockBounds(G, O, Count, 0, "count");
@@ -186,13 +189,13 @@ Expected<TypeLayout> layoutContiguous(int64_t Count, const Type *Old) {
 }
 
 /// vector and hvector (yaksi_type_create_hvector).
-Expected<TypeLayout> layoutVector(int64_t Count, int64_t BlockLength,
-                                  int64_t Stride, bool ByteStride,
-                                  const Type *Old) {
+Expected<TypeLayout> layoutVector(const LibraryRules &Rules, int64_t Count,
+                                  int64_t BlockLength, int64_t Stride,
+                                  bool ByteStride, const Type *Old) {
   const TypeLayout &O = Old->getLayout();
   TypeLayout L;
   if (Count == 0 || O.Size == 0)
-    return zeroLength();
+    return zeroLength(Rules);
   OverflowGuard G;
   // The stride only matters when there is a second block.
   int64_t EffStride = Count > 1
@@ -230,7 +233,8 @@ Expected<TypeLayout> layoutVector(int64_t Count, int64_t BlockLength,
 /// entry per displacement. SkipZeroBlocks selects the (h)indexed behaviour:
 /// zero blocklengths do not count for the bounds, and only zero blocklengths
 /// give the zero-length type.
-Expected<TypeLayout> layoutIndexed(std::span<const int64_t> BlockLengths,
+Expected<TypeLayout> layoutIndexed(const LibraryRules &Rules,
+                                   std::span<const int64_t> BlockLengths,
                                    std::span<const int64_t> Displacements,
                                    bool ByteDisplacement, bool SkipZeroBlocks,
                                    const Type *Old) {
@@ -238,11 +242,11 @@ Expected<TypeLayout> layoutIndexed(std::span<const int64_t> BlockLengths,
   TypeLayout L;
   size_t N = Displacements.size();
   if (N == 0 || O.Size == 0)
-    return zeroLength();
+    return zeroLength(Rules);
   bool AnyData = std::any_of(BlockLengths.begin(), BlockLengths.end(),
                              [](int64_t B) { return B != 0; });
   if (SkipZeroBlocks && !AnyData)
-    return zeroLength();
+    return zeroLength(Rules);
 
   OverflowGuard G;
   bool First = true;
@@ -275,21 +279,20 @@ Expected<TypeLayout> layoutIndexed(std::span<const int64_t> BlockLengths,
 }
 
 /// struct (yaksi_type_create_struct).
-Expected<TypeLayout> layoutStruct(std::span<const int64_t> BlockLengths,
+Expected<TypeLayout> layoutStruct(const LibraryRules &Rules,
+                                  std::span<const int64_t> BlockLengths,
                                   std::span<const int64_t> Displacements,
                                   std::span<const Type *const> Types) {
   size_t N = Types.size();
-  // Yaksa turns a struct of one object into an hindexed: no padding.
-  auto Identity = [](const Type *T) { return T->getLayout().Identity; };
-  if (N > 0 && std::all_of(Types.begin(), Types.end(), [&](const Type *T) {
-        return Identity(T) == Identity(Types[0]);
-      })) {
+  // A struct the library makes an hindexed is not padded (MPICH: one of a
+  // single object).
+  if (Rules.isHIndexedStruct(Types)) {
     // Entries sharing an object have one layout, but not necessarily one
     // signature (MPI_OFFSET and MPI_LONG_LONG_INT): only the basic type
     // must be taken from the entries that hold data.
-    Expected<TypeLayout> L =
-        layoutIndexed(BlockLengths, Displacements, /*ByteDisplacement=*/true,
-                      /*SkipZeroBlocks=*/true, Types[0]);
+    Expected<TypeLayout> L = layoutIndexed(Rules, BlockLengths, Displacements,
+                                           /*ByteDisplacement=*/true,
+                                           /*SkipZeroBlocks=*/true, Types[0]);
     if (L) {
       UniformTracker Uniform;
       for (size_t I = 0; I < N; ++I)
@@ -307,7 +310,7 @@ Expected<TypeLayout> layoutStruct(std::span<const int64_t> BlockLengths,
   if (Error E = G.error())
     return E;
   if (L.Size == 0)
-    return zeroLength();
+    return zeroLength(Rules);
 
   UniformTracker Uniform;
   bool First = true;
@@ -409,7 +412,8 @@ unsigned getKindRank(TypeKind K) {
   return 13;
 }
 
-Expected<TypeLayout> computeLayout(TypeKind K, std::span<const int64_t> Ints,
+Expected<TypeLayout> computeLayout(const LibraryRules &Rules, TypeKind K,
+                                   std::span<const int64_t> Ints,
                                    std::span<const Type *const> Operands,
                                    const Type *Expansion) {
   const KindSpec &Spec = getKindSpec(K);
@@ -422,30 +426,30 @@ Expected<TypeLayout> computeLayout(TypeKind K, std::span<const int64_t> Ints,
   Expected<TypeLayout> L = TypeLayout();
   switch (K) {
   case TypeKind::Predefined:
-    L = predefinedLayout(static_cast<PredefinedId>(Ints[0]));
+    L = predefinedLayout(Rules, static_cast<PredefinedId>(Ints[0]));
     break;
   case TypeKind::Contiguous:
-    L = layoutContiguous(Ints[0], Operands[0]);
+    L = layoutContiguous(Rules, Ints[0], Operands[0]);
     break;
   case TypeKind::Vector:
   case TypeKind::HVector:
-    L = layoutVector(Ints[0], Ints[1], Ints[2], K == TypeKind::HVector,
+    L = layoutVector(Rules, Ints[0], Ints[1], Ints[2], K == TypeKind::HVector,
                      Operands[0]);
     break;
   case TypeKind::Indexed:
   case TypeKind::HIndexed:
-    L = layoutIndexed(List(0), List(1), K == TypeKind::HIndexed,
+    L = layoutIndexed(Rules, List(0), List(1), K == TypeKind::HIndexed,
                       /*SkipZeroBlocks=*/true, Operands[0]);
     break;
   case TypeKind::IndexedBlock:
   case TypeKind::HIndexedBlock: {
     std::vector<int64_t> Lengths(N, Ints[0]);
-    L = layoutIndexed(Lengths, List(0), K == TypeKind::HIndexedBlock,
+    L = layoutIndexed(Rules, Lengths, List(0), K == TypeKind::HIndexedBlock,
                       /*SkipZeroBlocks=*/false, Operands[0]);
     break;
   }
   case TypeKind::Struct:
-    L = layoutStruct(List(0), List(1), Operands);
+    L = layoutStruct(Rules, List(0), List(1), Operands);
     break;
   case TypeKind::Resized:
     L = layoutResized(Ints[0], Ints[1], Operands[0]);
@@ -472,7 +476,7 @@ Expected<TypeLayout> computeLayout(TypeKind K, std::span<const int64_t> Ints,
                      "': the type's extent (ub - lb) overflows 64 bits");
 
   if (!L->Identity && K != TypeKind::Predefined)
-    L->Identity = getReducedIdentity(
+    L->Identity = Rules.getReducedIdentity(
         K, Ints, Operands,
         K == TypeKind::IndexedBlock || K == TypeKind::HIndexedBlock
             ? std::span<const int64_t>(Ints.data(), 1)

@@ -14,6 +14,7 @@
 #include "LayoutRules.h"
 #include "TypeFingerprint.h"
 #include "ddtc/Support/CheckedInt.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <algorithm>
 #include <cassert>
@@ -208,7 +209,9 @@ bool TypeContext::KeyEq::operator()(const NodeKey &A, const Type *B) const {
          std::ranges::equal(A.Operands, B->getOperands());
 }
 
-TypeContext::TypeContext() {
+TypeContext::TypeContext() : TypeContext(getMPICHRules()) {}
+
+TypeContext::TypeContext(const LibraryRules &Rules) : Rules(Rules) {
   for (unsigned I = 0; I < NumPredefined; ++I) {
     Expected<const Type *> T =
         get(TypeKind::Predefined, {static_cast<int64_t>(I)}, {});
@@ -294,7 +297,8 @@ Expected<const Type *> TypeContext::get(TypeKind K, std::vector<int64_t> Ints,
     Expansion = *X;
   }
 
-  Expected<TypeLayout> Layout = computeLayout(K, Ints, Operands, Expansion);
+  Expected<TypeLayout> Layout =
+      computeLayout(Rules, K, Ints, Operands, Expansion);
   if (!Layout)
     return Layout.takeError();
 

@@ -10,9 +10,9 @@
 //  3. Expansion: subarray and darray nodes have one, and no other kind has.
 //  4. Depth: one more than the deepest operand, at most MaxTypeDepth.
 //  5. Layout: the cached layout equals the one recomputed from the operands
-//     (no stale caches); size, elements and blocks agree with each other
-//     (size 0 iff no blocks; elements <= size; blocks have positive
-//     lengths; the block count does not exceed the size).
+//     with the given rules (no stale caches); size, elements and blocks agree
+//     with each other (size 0 iff no blocks; elements <= size; blocks have
+//     positive lengths; the block count does not exceed the size).
 //
 // Each node is visited once (the IR is a DAG), iteratively, so that deep
 // types cannot exhaust the stack.
@@ -21,6 +21,7 @@
 #include "ddtc/IR/Verifier.h"
 
 #include "LayoutRules.h"
+#include "ddtc/IR/TypeContext.h"
 
 #include <unordered_set>
 
@@ -46,7 +47,7 @@ bool sameLayout(const TypeLayout &Fresh, const TypeLayout &Cached,
          A.UniformBasic == B.UniformBasic;
 }
 
-Error verifyNode(const Type *T) {
+Error verifyNode(const Type *T, const LibraryRules &Rules) {
   const KindSpec &Spec = getKindSpec(T->getKind());
   std::span<const int64_t> Ints = T->getInts();
 
@@ -112,8 +113,8 @@ Error verifyNode(const Type *T) {
     return fail(T, "wrong depth");
 
   // 5. Layout.
-  Expected<TypeLayout> L =
-      computeLayout(T->getKind(), Ints, T->getOperands(), T->getExpansion());
+  Expected<TypeLayout> L = computeLayout(Rules, T->getKind(), Ints,
+                                         T->getOperands(), T->getExpansion());
   if (!L)
     return fail(T, "layout no longer computes: " + L.takeError().message());
   const TypeLayout &C = T->getLayout();
@@ -130,7 +131,7 @@ Error verifyNode(const Type *T) {
 
 } // namespace
 
-Error verifyType(const Type *Root) {
+Error verifyType(const Type *Root, const LibraryRules &Rules) {
   std::unordered_set<const Type *> Seen;
   std::vector<const Type *> Work{Root};
   while (!Work.empty()) {
@@ -138,7 +139,7 @@ Error verifyType(const Type *Root) {
     Work.pop_back();
     if (!Seen.insert(T).second)
       continue;
-    if (Error E = verifyNode(T))
+    if (Error E = verifyNode(T, Rules))
       return E;
     for (const Type *Op : T->getOperands())
       Work.push_back(Op);
@@ -150,7 +151,7 @@ Error verifyType(const Type *Root) {
 
 Error verifyModule(const Module &M) {
   for (const NamedType &N : M.types())
-    if (Error E = verifyType(N.T))
+    if (Error E = verifyType(N.T, M.getContext().getRules()))
       return std::move(E.addContext("type '" + N.Name + "'"));
   return Error::success();
 }

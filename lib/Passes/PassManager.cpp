@@ -2,6 +2,7 @@
 #include "ddtc/Passes/PassManager.h"
 
 #include "ddtc/IR/Equivalence.h"
+#include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/Verifier.h"
 
 #include <algorithm>
@@ -17,9 +18,9 @@ uint64_t PassManager::verifyRuns(const Type *A, const Type *B) {
 Error PassManager::checkPassResult(std::string_view PassName,
                                    const std::string &Name,
                                    const Type *Original, const Type *Result,
-                                   bool Equivalence,
+                                   const LibraryRules &Rules, bool Equivalence,
                                    std::vector<PartialCheck> &Partial) {
-  if (Error E = verifyType(Result))
+  if (Error E = verifyType(Result, Rules))
     return std::move(
         E.addContext("type '" + Name + "'")
             .addContext("after pass '" + std::string(PassName) + "'"));
@@ -53,6 +54,7 @@ Error PassManager::run(Module &M) {
         if (N.T == Verified[I])
           continue;
         if (Error E = checkPassResult(P->getName(), N.Name, Before[I], N.T,
+                                      M.getContext().getRules(),
                                       VerifyEquivalence, PartiallyVerified))
           return E;
         Verified[I] = N.T;

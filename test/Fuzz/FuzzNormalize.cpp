@@ -33,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   const Type *T = fuzz::decodeType(Ctx, In, /*Depth=*/4);
   Normalizer Norm(Ctx);
   const Type *N = Norm.normalize(T);
-  if (Error E = verifyType(N))
+  if (Error E = verifyType(N, Ctx.getRules()))
     fail("the normal form does not verify", T, N, E.message());
   EquivalenceResult R =
       checkEquivalent(T, N, 1, true, PassManager::verifyRuns(T, N));

@@ -106,7 +106,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   MPI_Datatype Root = FakeDatatypes::handle(0);
   Expected<const Type *> T = Decoder.decode(Root);
   if (T) {
-    if (Error E = verifyType(*T))
+    if (Error E = verifyType(*T, Ctx.getRules()))
       fail("the decoded type does not verify", E.message());
     Expected<const Type *> Again = Decoder.decode(Root);
     if (!Again || *Again != *T)

@@ -467,7 +467,7 @@ int run(const Options &O, const std::vector<MPI_Datatype> &Handles) {
       TypeContext Ctx;
       const Type *T = randomType(Ctx, Rng, RO);
       std::string Name = "random" + std::to_string(I);
-      if (Error E = verifyType(T)) {
+      if (Error E = verifyType(T, Ctx.getRules())) {
         std::printf("MISMATCH %s: verifier %s\n  type: %s\n", Name.c_str(),
                     E.message().c_str(), printType(T).c_str());
         ++NumTypes;

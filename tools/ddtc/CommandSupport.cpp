@@ -168,7 +168,8 @@ Assessment assessType(TypeContext &Ctx, Normalizer &N, YaksaModel &Model,
     Advice.PackGain = Form.gain();
     Advice.SendsOnly = Form.SendsOnly;
   }
-  std::vector<Risk> Risks = findRisks(Given, Normal, Text, Advice);
+  std::vector<Risk> Risks =
+      findRisks(Given, Normal, Text, Advice, Ctx.getRules());
   return {Normal,
           std::move(Text),
           std::move(Risks),

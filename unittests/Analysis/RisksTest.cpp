@@ -37,7 +37,7 @@ std::set<std::string> riskIds(std::string_view Text) {
   MPIFormAdvice Advice;
   Advice.Engine = "mpich";
   std::set<std::string> Ids;
-  for (const Risk &R : findRisks(T, F, printType(F), Advice))
+  for (const Risk &R : findRisks(T, F, printType(F), Advice, Ctx.getRules()))
     Ids.insert(R.Id);
   return Ids;
 }
@@ -148,7 +148,8 @@ TEST(RisksTest, RandomTypes) {
     const Type *F = N.normalize(T);
     MPIFormAdvice Advice;
     Advice.Engine = "mpich";
-    std::vector<Risk> Risks = findRisks(T, F, printType(F), Advice);
+    std::vector<Risk> Risks =
+        findRisks(T, F, printType(F), Advice, Ctx.getRules());
     std::set<std::string> Ids;
     for (const Risk &R : Risks) {
       EXPECT_TRUE(Known.count(R.Id)) << R.Id;

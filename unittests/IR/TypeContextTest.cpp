@@ -1,7 +1,8 @@
 //===- unittests/IR/TypeContextTest.cpp -----------------------------------===//
 //
-// Hash-consing, argument checks and overflow diagnostics of the context.
-// (Sizes and bounds are checked against MPICH itself by test/MPI.)
+// Hash-consing, argument checks, overflow diagnostics and the library
+// rules of the context. (Sizes and bounds are checked against MPICH itself
+// by test/MPI.)
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/IR/TypeContext.h"
@@ -98,7 +99,50 @@ TEST(TypeContextTest, TrillionEntriesAreMeasuredSymbolically) {
   EXPECT_EQ(L.Blocks.Count, 1000000000000ull - 999999);
   EXPECT_EQ(L.Blocks.minLength(), 4);
   EXPECT_EQ(L.Blocks.maxLength(), 8);
-  EXPECT_FALSE(verifyType(All));
+  EXPECT_FALSE(verifyType(All, Ctx.getRules()));
+}
+
+/// The rules of a library that pads every struct and keeps every type as
+/// an object of its own.
+class PadEveryStruct final : public LibraryRules {
+public:
+  std::string_view getEngineName() const override { return "test"; }
+  const void *getZeroLengthIdentity() const override { return nullptr; }
+  const void *getPredefinedIdentity(PredefinedId) const override {
+    return nullptr;
+  }
+  const void *getReducedIdentity(TypeKind, std::span<const int64_t>,
+                                 std::span<const Type *const>,
+                                 std::span<const int64_t>,
+                                 std::span<const int64_t>) const override {
+    return nullptr;
+  }
+  bool isHIndexedStruct(std::span<const Type *const>) const override {
+    return false;
+  }
+  unsigned getMaxKernelLevels() const override { return 0; }
+};
+
+TEST(TypeContextTest, LayoutsFollowTheContextsRules) {
+  // Two doubles 12 bytes apart: MPICH builds the struct as an hindexed,
+  // whose extent is 20; padded to the alignment, it is 24.
+  int64_t Bl[] = {1, 1}, Disp[] = {0, 12};
+  TypeContext MPICH;
+  const Type *D = MPICH.getPredefined(PredefinedId::Double);
+  const Type *Same[] = {D, D};
+  const Type *Hindexed = ok(MPICH.getStruct(Bl, Disp, Same));
+  EXPECT_EQ(Hindexed->extent(), 20);
+
+  PadEveryStruct Rules;
+  TypeContext Padding(Rules);
+  EXPECT_EQ(&Padding.getRules(), &Rules);
+  const Type *PD = Padding.getPredefined(PredefinedId::Double);
+  const Type *PSame[] = {PD, PD};
+  const Type *Padded = ok(Padding.getStruct(Bl, Disp, PSame));
+  EXPECT_EQ(Padded->extent(), 24);
+  // The verifier recomputes layouts with the rules it is given.
+  EXPECT_FALSE(verifyType(Padded, Padding.getRules()));
+  EXPECT_TRUE(static_cast<bool>(verifyType(Padded, MPICH.getRules())));
 }
 
 TEST(TypeContextTest, DepthIsBounded) {

@@ -45,7 +45,7 @@ protected:
   }
   /// The verifier's message for T (empty if it passes).
   std::string message(const Type *T) {
-    Error E = verifyType(T);
+    Error E = verifyType(T, Ctx.getRules());
     return E ? E.message() : "";
   }
 };

@@ -25,7 +25,7 @@ TEST(CanonicalizeTest, RandomTypesStayEquivalentAndGetNoCostlier) {
   for (int I = 0; I < 10000; ++I) {
     const Type *T = randomType(Ctx, Rng);
     const Type *N = C.canonicalize(T);
-    ASSERT_FALSE(verifyType(N)) << printType(T);
+    ASSERT_FALSE(verifyType(N, Ctx.getRules())) << printType(T);
     for (uint64_t Count : {1, 3}) {
       EquivalenceResult R = checkEquivalent(T, N, Count);
       ASSERT_TRUE(R.Equivalent)

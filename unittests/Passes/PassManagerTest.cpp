@@ -54,8 +54,9 @@ TEST_F(PassManagerTest, ABrokenPassIsReportedByNameAndType) {
       << Message;
 
   std::vector<PassManager::PartialCheck> Partial;
-  Error Direct = PassManager::checkPassResult("replace", "t", Int, Double,
-                                              /*Equivalence=*/true, Partial);
+  Error Direct =
+      PassManager::checkPassResult("replace", "t", Int, Double, Ctx.getRules(),
+                                   /*Equivalence=*/true, Partial);
   ASSERT_TRUE(static_cast<bool>(Direct));
   EXPECT_EQ(Direct.message(), Message);
 }
@@ -76,7 +77,8 @@ TEST_F(PassManagerTest, AnEquivalentResultPasses) {
   std::vector<PassManager::PartialCheck> Partial;
   const Type *Contig = *Ctx.getContiguous(1, Int);
   EXPECT_FALSE(static_cast<bool>(PassManager::checkPassResult(
-      "canonicalize", "t", Contig, Int, /*Equivalence=*/true, Partial)));
+      "canonicalize", "t", Contig, Int, Ctx.getRules(), /*Equivalence=*/true,
+      Partial)));
   EXPECT_TRUE(Partial.empty());
 }
 

@@ -67,7 +67,7 @@ TEST(ReconstructTest, RandomTypesNormalizeEquivalentCheaperAndUnique) {
   for (int I = 0; I < 4000; ++I) {
     const Type *T = randomType(Ctx, Rng);
     const Type *F = N.normalize(T);
-    ASSERT_FALSE(verifyType(F)) << printType(T);
+    ASSERT_FALSE(verifyType(F, Ctx.getRules())) << printType(T);
     for (uint64_t Count : {1, 3}) {
       EquivalenceResult R = checkEquivalent(T, F, Count);
       ASSERT_TRUE(R.Equivalent)

@@ -2,10 +2,10 @@
 //
 // The risks `ddtc analyze` reports for a type, judged against the MPI
 // datatype performance guidelines of seed paper 000 (GL1, GL4) and what is
-// known of the engines (MPICH 4.0.2's Yaksa generates pack kernels three
-// levels deep and interprets structs; seed 001 (docs/design.md#references)
-// on TLB pressure). Each risk has a stable id, a one-line explanation and a
-// suggestion the user can act on.
+// known of the engines (the depth of the library's generated pack kernels,
+// from its LibraryRules; structs go to MPICH's interpreter; seed 001
+// (docs/design.md#references) on TLB pressure). Each risk has a stable id, a
+// one-line explanation and a suggestion the user can act on.
 //
 // Everything is computed from cached layouts and a walk of the type DAG,
 // never from the typemap: a type with 10^12 entries is judged instantly.
@@ -14,6 +14,7 @@
 #ifndef DDTC_ANALYSIS_RISKS_H
 #define DDTC_ANALYSIS_RISKS_H
 
+#include "ddtc/IR/LibraryRules.h"
 #include "ddtc/IR/Type.h"
 #include "ddtc/Support/Machine.h"
 
@@ -45,10 +46,12 @@ struct MPIFormAdvice {
 };
 
 /// The risks of Given, whose normal form is Normal (spelled NormalText in
-/// the report's notation), with the advice of the engine model.
+/// the report's notation), with the advice of the engine model, for the
+/// library whose Rules the types' context follows.
 std::vector<Risk> findRisks(const Type *Given, const Type *Normal,
                             const std::string &NormalText,
-                            const MPIFormAdvice &Advice);
+                            const MPIFormAdvice &Advice,
+                            const LibraryRules &Rules);
 
 } // namespace ddtc
 

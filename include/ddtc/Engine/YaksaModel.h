@@ -8,13 +8,15 @@
 //     resize to the old bounds are T; a vector of count 1 is a contiguous;
 //     an indexed list of equal block lengths is a block-indexed one, and
 //     that is a vector when its displacements start at 0 and are equally
-//     spaced; a struct whose members are one type is an indexed;
+//     spaced; a struct whose members are one object is an indexed (the
+//     shortcuts that decide layouts are MPICH's rules, MPICHRules.h);
 //   - copies a type that is one contiguous piece with memcpy;
 //   - runs a generated kernel (loops of constant shape) for a tree at most
-//     three levels of hvector, blkhindx, hindexed, contig or resized deep
-//     over a basic type: the innermost loop of an hvector or blkhindx is
-//     unrolled for block lengths 1 to 8, run-time otherwise; every element
-//     is copied by its own load and store;
+//     three levels (MPICHRules::MaxKernelLevels) of hvector, blkhindx,
+//     hindexed, contig or resized deep over a basic type: the innermost
+//     loop of an hvector or blkhindx is unrolled for block lengths 1 to 8,
+//     run-time otherwise; every element is copied by its own load and
+//     store;
 //   - with a kernel, copies blocks of 16 KiB and more on average with
 //     memcpy through an iovec instead;
 //   - otherwise recurses (its "backend"): one dispatch per block of the

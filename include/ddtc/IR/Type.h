@@ -12,7 +12,8 @@
 // (getKindSpec). The subclasses give the arguments their MPI names.
 //
 // Every node also carries its TypeLayout, computed once at creation with
-// MPICH's rules: size, bounds, alignment, contiguous blocks, depth and
+// MPICH's rules, or those of another library where libraries differ
+// (LibraryRules.h): size, bounds, alignment, contiguous blocks, depth and
 // description cost; and its Fingerprint, a 128-bit structural hash that
 // is the same in every process (generated kernels are keyed by it).
 //
@@ -146,12 +147,13 @@ struct TypeLayout {
   uint64_t Pieces = 0;
   /// Every entry has this basic type (absent for mixed or empty typemaps).
   std::optional<PredefinedId> UniformBasic;
-  /// The object MPICH's engine (Yaksa) represents this type by: types it
-  /// reduces to their oldtype (dup, contiguous(1, T), ...) share it, as do
-  /// predefined types with one representation (MPI_INT, MPI_INT32_T, ...)
-  /// and all zero-length types. A struct whose entries all share one
-  /// object is built as an hindexed, without padding. Null while the
-  /// layout is computed means "the node itself".
+  /// The object the MPI library represents this type by, as its
+  /// LibraryRules say. MPICH's engine (Yaksa): types it reduces to their
+  /// oldtype (dup, contiguous(1, T), ...) share it, as do predefined types
+  /// with one representation (MPI_INT, MPI_INT32_T, ...) and all
+  /// zero-length types; a struct whose entries all share one object is
+  /// built as an hindexed, without padding. Null while the layout is
+  /// computed means "the node itself".
   const void *Identity = nullptr;
 
   int64_t extent() const { return Ub - Lb; }

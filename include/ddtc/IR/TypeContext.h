@@ -4,13 +4,15 @@
 // checks the arguments the way MPI does (negative counts, subarray bounds,
 // darray grids), hash-conses the node -- a structurally equal node that
 // exists already is returned instead -- and computes its layout with
-// overflow-checked arithmetic. Problems come back as an Error naming the
+// overflow-checked arithmetic, following the context's LibraryRules where
+// MPI libraries differ. Problems come back as an Error naming the
 // offending field ("field 'stride': ...").
 //
 //===----------------------------------------------------------------------===//
 #ifndef DDTC_IR_TYPECONTEXT_H
 #define DDTC_IR_TYPECONTEXT_H
 
+#include "ddtc/IR/LibraryRules.h"
 #include "ddtc/IR/Type.h"
 #include "ddtc/Support/Error.h"
 
@@ -24,10 +26,16 @@ namespace ddtc {
 
 class TypeContext {
 public:
+  /// A context with MPICH 4.0.2's rules (ddtc/Target/MPICHRules.h).
   TypeContext();
+  /// A context with the given rules, which must outlive it.
+  explicit TypeContext(const LibraryRules &Rules);
   ~TypeContext();
   TypeContext(const TypeContext &) = delete;
   TypeContext &operator=(const TypeContext &) = delete;
+
+  /// The rules every layout of this context follows.
+  const LibraryRules &getRules() const { return Rules; }
 
   const PredefinedType *getPredefined(PredefinedId Id) const {
     return Predefined[static_cast<unsigned>(Id)];
@@ -112,6 +120,7 @@ private:
   Expected<const Type *>
   buildExpansion(TypeKind K, std::span<const int64_t> Ints, const Type *Old);
 
+  const LibraryRules &Rules;
   std::vector<std::unique_ptr<Type>> Nodes;
   std::unordered_set<const Type *, KeyHash, KeyEq> Unique;
   std::vector<const PredefinedType *> Predefined;

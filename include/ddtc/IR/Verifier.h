@@ -9,12 +9,16 @@
 #ifndef DDTC_IR_VERIFIER_H
 #define DDTC_IR_VERIFIER_H
 
+#include "ddtc/IR/LibraryRules.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/Support/Error.h"
 
 namespace ddtc {
 
-Error verifyType(const Type *T);
+/// T and the nodes below it, whose layouts must be those Rules give (the
+/// rules of their TypeContext).
+Error verifyType(const Type *T, const LibraryRules &Rules);
+/// Every type of M, with the rules of M's context.
 Error verifyModule(const Module &M);
 
 } // namespace ddtc

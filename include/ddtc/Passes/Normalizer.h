@@ -18,7 +18,7 @@ namespace ddtc {
 class Normalizer {
 public:
   explicit Normalizer(TypeContext &Ctx, ReconstructOptions Options = {})
-      : Canon(Ctx), Recon(Ctx, Options) {}
+      : Rules(Ctx.getRules()), Canon(Ctx), Recon(Ctx, Options) {}
 
   /// normal(T): equivalent to T, never costlier. The steps are the
   /// default pipeline's (Passes.def), the one `ddtc normalize` runs.
@@ -41,7 +41,7 @@ public:
       if (Next == T)
         continue;
       if (Error E = PassManager::checkPassResult(getPassInfo(Step).Name, Name,
-                                                 Original, Next,
+                                                 Original, Next, Rules,
                                                  /*Equivalence=*/true, Partial))
         return E;
       T = Next;
@@ -70,6 +70,7 @@ private:
     return T;
   }
 
+  const LibraryRules &Rules;
   Canonicalizer Canon;
   Reconstructor Recon;
 };

@@ -8,6 +8,7 @@
 #ifndef DDTC_PASSES_PASSMANAGER_H
 #define DDTC_PASSES_PASSMANAGER_H
 
+#include "ddtc/IR/LibraryRules.h"
 #include "ddtc/Passes/Pass.h"
 #include "ddtc/Support/Error.h"
 
@@ -50,14 +51,15 @@ public:
   static uint64_t verifyRuns(const Type *A, const Type *B);
 
   /// What the pass manager checks of a type pass PassName changed: the IR
-  /// verifier, and with Equivalence that Result has the typemap and bounds
-  /// of Original, the type named Name before the pipeline (a failure is a
-  /// bug in ddtc). A typemap too long to compare run by run is recorded in
-  /// Partial. The Normalizer runs the same check, so that `analyze` and
-  /// `normalize` report a broken pass in the same words.
+  /// verifier (with the Rules of the type's context), and with Equivalence that
+  /// Result has the typemap and bounds of Original, the type named Name before
+  /// the pipeline (a failure is a bug in ddtc). A typemap too long to compare
+  /// run by run is recorded in Partial. The Normalizer runs the same check, so
+  /// that `analyze` and `normalize` report a broken pass in the same words.
   static Error checkPassResult(std::string_view PassName,
                                const std::string &Name, const Type *Original,
-                               const Type *Result, bool Equivalence,
+                               const Type *Result, const LibraryRules &Rules,
+                               bool Equivalence,
                                std::vector<PartialCheck> &Partial);
 
 private:

@@ -1,14 +1,14 @@
-//===- ddtc/IR/YaksaBuiltin.h - Yaksa's builtin of a predefined type -*- C++ -*-===//
+//===- ddtc/Target/YaksaBuiltin.h - Yaksa's builtin of a type -*- C++ -*-===//
 //
 // The builtin type MPICH 4.0.2 hands its engine (Yaksa) for a predefined
 // MPI type: several MPI types share one (MPI_INT, MPI_INT32_T and
 // MPI_INTEGER are int32_t), and Yaksa compiles its pack kernels per
-// builtin. The IR needs it for the identity of types (YaksaIdentity.cpp),
+// builtin. MPICH's rules need it for the identity of types (MPICHRules.cpp),
 // the engine model for the prices of element copies (YaksaModel.cpp).
 //
 //===----------------------------------------------------------------------===//
-#ifndef DDTC_IR_YAKSABUILTIN_H
-#define DDTC_IR_YAKSABUILTIN_H
+#ifndef DDTC_TARGET_YAKSABUILTIN_H
+#define DDTC_TARGET_YAKSABUILTIN_H
 
 #include "ddtc/IR/Predefined.h"
 
@@ -31,4 +31,4 @@ YaksaBuiltin getYaksaBuiltin(PredefinedId Id);
 
 } // namespace ddtc
 
-#endif // DDTC_IR_YAKSABUILTIN_H
+#endif // DDTC_TARGET_YAKSABUILTIN_H
