@@ -9,7 +9,9 @@ config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".json", ".ddt", ".test"]
 # test/Fuzz/corpus holds fuzzer inputs (some .json), not tests.
 config.excludes = ["Inputs", "corpus", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
-config.test_source_root = os.path.dirname(__file__)
+# The test tree, whichever part of it a suite runs.
+test_root = os.path.dirname(__file__)
+config.test_source_root = test_root
 config.test_exec_root = config.ddtc_test_exec_root
 
 # The MPI family of the preload libraries under test: MPICH runs every
@@ -20,7 +22,7 @@ config.test_exec_root = config.ddtc_test_exec_root
 config.available_features.add(config.mpi_family)
 if config.mpi_family == "openmpi":
     config.name = "ddtc-openmpi"
-    config.test_source_root = os.path.join(config.test_source_root, "Runtime")
+    config.test_source_root = os.path.join(test_root, "Runtime")
     config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
     config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
 
@@ -33,7 +35,7 @@ config.environment["PATH"] = os.pathsep.join(
 # own, never with the user's store nor a measurement: the tests of those
 # (rt-store.test) unset DDTC_RT_CONFIG and turn the measurement on with a
 # store in their %t.
-config.environment["DDTC_RT_CONFIG"] = os.path.join(config.test_source_root, "Inputs", "rt-settings.conf")
+config.environment["DDTC_RT_CONFIG"] = os.path.join(test_root, "Inputs", "rt-settings.conf")
 config.environment["DDTC_RT_CALIBRATE"] = "off"
 config.environment["DDTC_CACHE"] = os.path.join(config.test_exec_root, "empty-cache")
 
@@ -89,7 +91,7 @@ if config.have_mpi:
     # the script that compiles emitted code into a library it loads.
     config.substitutions.append(("%ddtc-emit-check-san", os.path.join(config.ddtc_mpi_test_dir, "ddtc-emit-check-san")))
     config.substitutions.append(("%ddtc-emit-check", os.path.join(config.ddtc_mpi_test_dir, "ddtc-emit-check")))
-    config.substitutions.append(("%emit-build", "sh " + os.path.join(config.test_source_root, "MPI", "emit-build.sh")))
+    config.substitutions.append(("%emit-build", "sh " + os.path.join(test_root, "MPI", "emit-build.sh")))
     # The random descriptions those tests check (random-corpus.cpp).
     config.substitutions.append(("%ddtc-random-corpus", os.path.join(config.ddtc_mpi_test_dir, "ddtc-random-corpus")))
 # The trees themselves, for the tests of the CMake package (test/Package),
@@ -105,6 +107,11 @@ if config.have_mpi:
     # ranks (before %mpiexec, the longer name first) for the programs that
     # do communicate (test/Package).
     config.substitutions.append(("%mpiexec-n2", config.mpiexec + " -n 2"))
+    # The launcher alone, for MPMD launches ("-n 1 A : -n 1 B").
+    config.substitutions.append(("%mpiexec-mpmd", config.mpiexec))
+    # What DDTC_RT_FORMS=sends turns into: the forms are chosen by the
+    # model of MPICH's engine, and off under another library.
+    config.substitutions.append(("%rt-forms-sends", "sends" if config.mpi_family == "mpich" else "off"))
     config.substitutions.append(("%mpiexec", config.mpiexec + " -n 1"))
     config.substitutions.append(("%mpicc", config.mpi_c_compiler))
 
@@ -113,7 +120,7 @@ if config.have_mpi:
 if config.have_source:
     config.available_features.add("source")
     config.substitutions.append(
-        ("%mock-mpi", "-I" + os.path.join(config.test_source_root, "Source", "Inputs")))
+        ("%mock-mpi", "-I" + os.path.join(test_root, "Source", "Inputs")))
     config.substitutions.append(
         ("%mpi-include", " ".join("-I" + d for d in config.mpi_include_dirs.split(";") if d)))
     config.substitutions.append(("%mpicxx", config.mpi_cxx_compiler))
@@ -124,7 +131,7 @@ if config.have_source:
 import sys
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(
-    ("%expect-exit", "sh " + os.path.join(config.test_source_root, "Inputs", "expect-exit.sh")))
+    ("%expect-exit", "sh " + os.path.join(test_root, "Inputs", "expect-exit.sh")))
 
 # Compilers for the tests that compile emitted code (test/CodeGen).
 import shutil

@@ -51,6 +51,8 @@ std::string mpiLibraryVersion() {
   for (char C : S)
     if (!(C == ' ' && (Out.empty() || Out.back() == ' ')))
       Out += C;
+  while (!Out.empty() && Out.back() == ' ')
+    Out.pop_back();
   return Out;
 }
 

@@ -100,6 +100,18 @@ int getContents(MPI_Datatype H, const MPI_Count (&Sizes)[4], int *Ints,
 
 } // namespace
 
+namespace {
+
+std::string nameOf(MPI_Datatype H) {
+  char Buf[MPI_MAX_OBJECT_NAME + 1] = {};
+  int Len = 0;
+  if (PMPI_Type_get_name(H, Buf, &Len) != MPI_SUCCESS || Len <= 0)
+    return "";
+  return std::string(Buf, static_cast<size_t>(Len));
+}
+
+} // namespace
+
 bool isDerivedType(MPI_Datatype H) {
   MPI_Count Sizes[4];
   int Combiner;
@@ -335,6 +347,23 @@ Expected<const Type *> buildNode(TypeContext &Ctx, int Combiner, ArgReader &A,
 }
 
 } // namespace
+
+std::string getTypeName(MPI_Datatype H) {
+  std::string Name = nameOf(H);
+#ifdef OPEN_MPI
+  // Open MPI names the types MPI_Type_dup and MPI_Type_create_resized make
+  // "Dup " and the name of what they copied (for a resized type, an inner
+  // dup of its operand, itself named "Dup "): such a name is the library's.
+  if (Name.starts_with("Dup ")) {
+    MPI_Count Sizes[4];
+    int Combiner = MPI_COMBINER_NAMED;
+    if (getEnvelope(H, Sizes, Combiner) == MPI_SUCCESS &&
+        (Combiner == MPI_COMBINER_DUP || Combiner == MPI_COMBINER_RESIZED))
+      return "";
+  }
+#endif
+  return Name;
+}
 
 Expected<const Type *> TypeDecoder::decode(MPI_Datatype H) {
   if (auto It = Cache.find(H); It != Cache.end())

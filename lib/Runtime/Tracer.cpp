@@ -164,14 +164,6 @@ void Tracer::addName(Entry &E, std::string Name) {
   E.Aliases.push_back(std::move(Name));
 }
 
-static std::string getMpiName(MPI_Datatype H) {
-  char Buf[MPI_MAX_OBJECT_NAME + 1] = {};
-  int Len = 0;
-  if (PMPI_Type_get_name(H, Buf, &Len) != MPI_SUCCESS || Len <= 0)
-    return "";
-  return std::string(Buf, static_cast<size_t>(Len));
-}
-
 void Tracer::noteCommitted(MPI_Datatype H, const void *Caller) {
   // Committing a predefined type is allowed and does nothing; it is not
   // one of the program's types.
@@ -181,7 +173,7 @@ void Tracer::noteCommitted(MPI_Datatype H, const void *Caller) {
   std::lock_guard<std::mutex> Lock(Mutex);
   if (Finished || Committed.count(H))
     return;
-  std::string Name = getMpiName(H);
+  std::string Name = getTypeName(H);
   Expected<const Type *> T = Decoder.decode(H);
   if (T) {
     if (auto It = ByType.find(*T); It != ByType.end()) {
@@ -213,7 +205,7 @@ void Tracer::noteNamed(MPI_Datatype H) {
     return;
   std::lock_guard<std::mutex> Lock(Mutex);
   if (auto It = Committed.find(H); It != Committed.end())
-    addName(Entries[It->second], getMpiName(H));
+    addName(Entries[It->second], getTypeName(H));
 }
 
 void Tracer::noteFreed(MPI_Datatype H) {

@@ -53,14 +53,6 @@ Binding::~Binding() {
 
 namespace {
 
-std::string typeName(MPI_Datatype H) {
-  char Name[MPI_MAX_OBJECT_NAME] = {};
-  int Len = 0;
-  if (PMPI_Type_get_name(H, Name, &Len) != MPI_SUCCESS)
-    return {};
-  return std::string(Name, static_cast<size_t>(Len));
-}
-
 /// Binds B to the kernel of key K, or says in Reason why not.
 const LoadedKernel *findKernel(Binding &B, const LayoutKey &K,
                                std::string &Reason) {
@@ -199,7 +191,7 @@ void BindingTable::bind(MPI_Datatype H,
   // one's typemap, bounds and name: it shares its binding, and nothing is
   // decoded. The calls are read with MPI_Type_get_contents, in a tenth of
   // the time of a decode (LAMMPS_full: 13,458 displacements).
-  const std::string GivenName = typeName(H);
+  const std::string GivenName = getTypeName(H);
   // Kept from commit to commit: a fresh vector of a long list's words
   // would be fresh pages each time, and their faults cost more than
   // reading the calls.

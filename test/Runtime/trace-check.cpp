@@ -96,9 +96,9 @@ uint64_t packHash(MPI_Datatype H, int Count) {
     In[I] = static_cast<unsigned char>(I * 131 + 7);
   std::vector<unsigned char> Out(static_cast<size_t>(Size * Count) + 1);
   MPICount Position = 0;
-  DDTC_MPI_COUNT_FN(MPI_Pack)(displaceAddress(In.data(), -Lo), countArg(Count),
-                              H, Out.data(), countArg(Out.size()), &Position,
-                              MPI_COMM_WORLD);
+  DDTC_MPI_COUNT_FN(MPI_Pack)
+  (displaceAddress(In.data(), -Lo), countArg(Count), H, Out.data(),
+   countArg(Out.size()), &Position, MPI_COMM_WORLD);
   return fnv(Out.data(), static_cast<size_t>(Position));
 }
 

@@ -22,6 +22,7 @@
 #include <mpi.h>
 
 #include <span>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -77,6 +78,12 @@ bool appendConstructorWords(MPI_Datatype H, std::vector<uint64_t> &Out);
 
 /// The name of an MPI_COMBINER_* value ("MPI_COMBINER_VECTOR").
 const char *getCombinerName(int Combiner);
+
+/// The name the program gave H with MPI_Type_set_name, through PMPI; empty
+/// if none. Open MPI names every type made by MPI_Type_dup or
+/// MPI_Type_create_resized "Dup ..." itself, where the standard gives a new
+/// type no name: under Open MPI, such a name on such a type reads as none.
+std::string getTypeName(MPI_Datatype H);
 
 /// Whether H is a derived type (its combiner is not MPI_COMBINER_NAMED),
 /// asked through PMPI with the envelope call of the MPI family in use;
