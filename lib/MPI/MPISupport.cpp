@@ -2,6 +2,7 @@
 #include "ddtc/MPI/MPISupport.h"
 #include "ddtc/MPI/PredefinedHandles.h"
 
+#include <cctype>
 #include <cstdio>
 #include <string_view>
 
@@ -26,34 +27,34 @@ int runWithMpi(
   return Status;
 }
 
+std::string mpiLibraryVersionLine() {
+  char Buf[MPI_MAX_LIBRARY_VERSION_STRING];
+  int Len = 0;
+  if (PMPI_Get_library_version(Buf, &Len) != MPI_SUCCESS)
+    return "";
+  std::string S;
+  for (int I = 0; I < Len && Buf[I] && Buf[I] != '\n'; ++I) {
+    bool Blank = std::isspace(static_cast<unsigned char>(Buf[I]));
+    if (!Blank)
+      S += Buf[I];
+    else if (!S.empty() && S.back() != ' ')
+      S += ' ';
+  }
+  while (!S.empty() && S.back() == ' ')
+    S.pop_back();
+  return S;
+}
+
 bool isMpichLibrary() {
-  char Version[MPI_MAX_LIBRARY_VERSION_STRING];
-  int Length = 0;
-  if (PMPI_Get_library_version(Version, &Length) != MPI_SUCCESS)
-    return false;
-  return std::string_view(Version, static_cast<size_t>(Length))
-      .starts_with("MPICH Version:");
+  return mpiLibraryVersionLine().starts_with("MPICH Version:");
 }
 
 std::string mpiLibraryVersion() {
-  char Buf[MPI_MAX_LIBRARY_VERSION_STRING];
-  int Len = 0;
-  MPI_Get_library_version(Buf, &Len);
-  std::string S(Buf, size_t(Len));
-  S = S.substr(0, S.find_first_of("\n\r"));
-  // "MPICH Version:\t4.0.2" -> "MPICH 4.0.2"
+  // "MPICH Version: 4.0.2" -> "MPICH 4.0.2"
+  std::string S = mpiLibraryVersionLine();
   if (size_t V = S.find(" Version:"); V != std::string::npos)
     S.erase(V, 9);
-  for (char &C : S)
-    if (C == '\t')
-      C = ' ';
-  std::string Out;
-  for (char C : S)
-    if (!(C == ' ' && (Out.empty() || Out.back() == ' ')))
-      Out += C;
-  while (!Out.empty() && Out.back() == ' ')
-    Out.pop_back();
-  return Out;
+  return S;
 }
 
 std::string mpiErrorString(int Code) {

@@ -96,26 +96,6 @@ std::string toIdentifier(std::string_view Name) {
   return S;
 }
 
-/// The first line of the MPI library's version string, its runs of blanks
-/// made single spaces ("MPICH Version: 4.0.2").
-std::string versionLine() {
-  char Buf[MPI_MAX_LIBRARY_VERSION_STRING];
-  int Len = 0;
-  if (PMPI_Get_library_version(Buf, &Len) != MPI_SUCCESS)
-    return "";
-  std::string S;
-  for (int I = 0; I < Len && Buf[I] && Buf[I] != '\n'; ++I) {
-    bool Blank = std::isspace(static_cast<unsigned char>(Buf[I]));
-    if (!Blank)
-      S += Buf[I];
-    else if (!S.empty() && S.back() != ' ')
-      S += ' ';
-  }
-  while (!S.empty() && S.back() == ' ')
-    S.pop_back();
-  return S;
-}
-
 std::string selfExecutable() {
   char Buf[4096];
   ssize_t N = readlink("/proc/self/exe", Buf, sizeof(Buf) - 1);
@@ -316,7 +296,7 @@ std::string Tracer::buildTrace(bool Aborted, int Rank, int Size) {
   std::string Info = "{\"rank\": " + std::to_string(Rank) +
                      ", \"size\": " + std::to_string(Size) +
                      ", \"pid\": " + std::to_string(getpid()) +
-                     ", \"mpi\": " + jsonQuote(versionLine()) +
+                     ", \"mpi\": " + jsonQuote(mpiLibraryVersionLine()) +
                      ", \"program\": " +
                      jsonQuote(Program.empty() ? selfExecutable() : Program);
   if (Aborted)

@@ -95,6 +95,27 @@ std::vector<int> unpackedValues(size_t Count) {
   return V;
 }
 
+/// Sends the packed form of Count instances to this process with Tag.
+void sendPackedValues(size_t Count, int Tag) {
+  std::vector<int> Sent = packedValues(Count);
+  MPI_Send(Sent.data(), static_cast<int>(Sent.size() * sizeof(int)), MPI_PACKED,
+           0, Tag, MPI_COMM_SELF);
+}
+
+/// R completed as a completion wrapper completes it: the handle R had
+/// before MPI reset it, and the status, whose MPI_ERROR is preset since a
+/// single completion may leave it unset.
+struct Completed {
+  MPI_Request Handle;
+  MPI_Status Status;
+};
+Completed waitFor(MPI_Request &R) {
+  Completed C{R, {}};
+  C.Status.MPI_ERROR = MPI_SUCCESS;
+  EXPECT_EQ(MPI_Wait(&R, &C.Status), MPI_SUCCESS);
+  return C;
+}
+
 } // namespace
 
 TEST(PendingRequestsTest, NothingPendingClaimsNothing) {
@@ -121,13 +142,8 @@ TEST(PendingRequestsTest, ReceiveIsUnpackedOnceByItsClaimer) {
   P = Table.claim(R);
   ASSERT_TRUE(P);
 
-  std::vector<int> Sent = packedValues(Count);
-  MPI_Send(Sent.data(), static_cast<int>(Sent.size() * sizeof(int)), MPI_PACKED,
-           0, 1, MPI_COMM_SELF);
-  MPI_Request Handle = R;
-  MPI_Status Status;
-  Status.MPI_ERROR = MPI_SUCCESS; // single completions may leave it
-  ASSERT_EQ(MPI_Wait(&R, &Status), MPI_SUCCESS);
+  sendPackedValues(Count, 1);
+  auto [Handle, Status] = waitFor(R);
   Table.finish(Handle, *P, Status, MPI_SUCCESS);
   EXPECT_EQ(User, unpackedValues(Count));
   EXPECT_TRUE(Table.empty());
@@ -147,13 +163,8 @@ TEST(PendingRequestsTest, ShortMessageUnpacksWhatArrived) {
   std::optional<Pending> P = Table.claim(R);
   ASSERT_TRUE(P);
   // Two instances of the three posted.
-  std::vector<int> Sent = packedValues(2);
-  MPI_Send(Sent.data(), static_cast<int>(Sent.size() * sizeof(int)), MPI_PACKED,
-           0, 2, MPI_COMM_SELF);
-  MPI_Request Handle = R;
-  MPI_Status Status;
-  Status.MPI_ERROR = MPI_SUCCESS; // single completions may leave it
-  MPI_Wait(&R, &Status);
+  sendPackedValues(2, 2);
+  auto [Handle, Status] = waitFor(R);
   Table.finish(Handle, *P, Status, MPI_SUCCESS);
   std::vector<int> Expected = unpackedValues(2);
   Expected.resize(User.size(), -1);
@@ -182,10 +193,7 @@ TEST(PendingRequestsTest, SharedHandleGivesEachCallerItsOwnEntry) {
 
   std::vector<int> Got(8);
   MPI_Recv(Got.data(), 8, MPI_INT, 0, 3, MPI_COMM_SELF, MPI_STATUS_IGNORE);
-  MPI_Request Handle = Shared;
-  MPI_Status Status;
-  Status.MPI_ERROR = MPI_SUCCESS; // single completions may leave it
-  MPI_Wait(&Shared, &Status);
+  auto [Handle, Status] = waitFor(Shared);
   Table.finish(Handle, *A, Status, MPI_SUCCESS);
   EXPECT_EQ(Table.size(), 1u);
   Table.finish(Handle, *B, Status, MPI_SUCCESS);
@@ -211,9 +219,7 @@ TEST(PendingRequestsTest, FreedReceiveStillLands) {
   EXPECT_TRUE(Table.hasOrphans());
   EXPECT_EQ(User, std::vector<int>(User.size(), -1));
 
-  std::vector<int> Sent = packedValues(Count);
-  MPI_Send(Sent.data(), static_cast<int>(Sent.size() * sizeof(int)), MPI_PACKED,
-           0, 4, MPI_COMM_SELF);
+  sendPackedValues(Count, 4);
   Table.settleOrphans(/*Wait=*/true);
   EXPECT_FALSE(Table.hasOrphans());
   EXPECT_TRUE(Table.empty());
@@ -230,10 +236,7 @@ TEST(PendingRequestsTest, CancelledReceiveWritesNothing) {
   std::optional<Pending> P = Table.claim(R);
   ASSERT_TRUE(P);
   MPI_Cancel(&R);
-  MPI_Request Handle = R;
-  MPI_Status Status;
-  Status.MPI_ERROR = MPI_SUCCESS; // single completions may leave it
-  MPI_Wait(&R, &Status);
+  auto [Handle, Status] = waitFor(R);
   int Cancelled = 0;
   MPI_Test_cancelled(&Status, &Cancelled);
   ASSERT_TRUE(Cancelled);
@@ -250,13 +253,8 @@ TEST(PendingRequestsTest, FailedReceiveWritesNothing) {
   MPI_Request R = postReceive(Table, User, Count, 6);
   std::optional<Pending> P = Table.claim(R);
   ASSERT_TRUE(P);
-  std::vector<int> Sent = packedValues(Count);
-  MPI_Send(Sent.data(), static_cast<int>(Sent.size() * sizeof(int)), MPI_PACKED,
-           0, 6, MPI_COMM_SELF);
-  MPI_Request Handle = R;
-  MPI_Status Status;
-  Status.MPI_ERROR = MPI_SUCCESS; // single completions may leave it
-  MPI_Wait(&R, &Status);
+  sendPackedValues(Count, 6);
+  auto [Handle, Status] = waitFor(R);
   // An error the completion call reported (MPI_ERR_IN_STATUS): the
   // program's buffer is not written.
   Status.MPI_ERROR = MPI_ERR_TRUNCATE;

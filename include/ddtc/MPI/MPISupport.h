@@ -76,6 +76,10 @@ inline MPICount countArg(int64_t N) { return static_cast<MPICount>(N); }
 /// The MPI library's message for an error code, on one line.
 std::string mpiErrorString(int Code);
 
+/// The first line of the MPI library's version string, its runs of blanks
+/// made single spaces ("MPICH Version: 4.0.2"), through PMPI.
+std::string mpiLibraryVersionLine();
+
 /// The MPI library's name and version on one line ("MPICH 4.0.2").
 std::string mpiLibraryVersion();
 
