@@ -368,6 +368,7 @@ std::string getTypeName(MPI_Datatype H) {
 Expected<const Type *> TypeDecoder::decode(MPI_Datatype H) {
   if (auto It = Cache.find(H); It != Cache.end())
     return It->second;
+  LayoutFailed = false;
   CallState Call;
   Expected<const Type *> T = decodeAt(H, 0, Call);
   if (T)
@@ -378,7 +379,7 @@ Expected<const Type *> TypeDecoder::decode(MPI_Datatype H) {
 Expected<const Type *> TypeDecoder::decodeAt(MPI_Datatype H, unsigned Depth,
                                              CallState &Call) {
   if (std::optional<PredefinedId> Id = lookupPredefinedHandle(Predefined, H))
-    return Ctx.getPredefined(*Id);
+    return checked(H, Ctx.getPredefined(*Id));
   if (auto It = Cache.find(H); It != Cache.end())
     return It->second;
   if (auto It = Call.Done.find(H); It != Call.Done.end())
@@ -391,8 +392,51 @@ Expected<const Type *> TypeDecoder::decodeAt(MPI_Datatype H, unsigned Depth,
   Expected<const Type *> T = decodeDerived(H, Depth, Call);
   Call.Open.erase(H);
   if (T)
+    T = checked(H, *T);
+  if (T)
     Call.Done[H] = *T;
   return T;
+}
+
+Expected<const Type *> TypeDecoder::checked(MPI_Datatype H,
+                                            const Type *T) const {
+  if (!CheckLayout)
+    return T;
+  MPI_Count Size = 0, Lb = 0, Extent = 0, TrueLb = 0, TrueExtent = 0;
+  if (DDTC_MPI_QUERY_FN(PMPI_Type_size)(H, &Size) != MPI_SUCCESS ||
+      DDTC_MPI_QUERY_FN(PMPI_Type_get_extent)(H, &Lb, &Extent) !=
+          MPI_SUCCESS ||
+      DDTC_MPI_QUERY_FN(PMPI_Type_get_true_extent)(H, &TrueLb, &TrueExtent) !=
+          MPI_SUCCESS)
+    return makeError("the MPI library does not give the bounds of " +
+                     typeName(H));
+  // An empty type's true bounds are the library's choice; nothing is
+  // moved by them.
+  bool Empty = T->size() == 0;
+  if (Size == MPI_Count(T->size()) && Lb == T->lb() && Extent == T->extent() &&
+      (Empty || (TrueLb == T->trueLb() && TrueExtent == T->trueExtent())))
+    return T;
+  auto Bounds = [](int64_t Size, int64_t Lb, int64_t Extent, int64_t TrueLb,
+                   int64_t TrueExtent) {
+    return "size " + std::to_string(Size) + ", lb " + std::to_string(Lb) +
+           ", extent " + std::to_string(Extent) + ", true lb " +
+           std::to_string(TrueLb) + ", true extent " +
+           std::to_string(TrueExtent);
+  };
+  LayoutFailed = true;
+  std::string What = getTypeName(H);
+  MPI_Count Sizes[4];
+  int Combiner = MPI_COMBINER_NAMED;
+  if (What.empty() && getEnvelope(H, Sizes, Combiner) == MPI_SUCCESS)
+    What = Combiner == MPI_COMBINER_NAMED
+               ? "a predefined type"
+               : std::string("a type of ") + getCombinerName(Combiner);
+  return makeError("the MPI library lays out " + What + " as " +
+                   Bounds(Size, Lb, Extent, TrueLb, TrueExtent) + ", ddtc's " +
+                   std::string(Ctx.getRules().getEngineName()) +
+                   " rules as " +
+                   Bounds(int64_t(T->size()), T->lb(), T->extent(),
+                          T->trueLb(), T->trueExtent()));
 }
 
 namespace {

@@ -221,9 +221,13 @@ void BindingTable::bind(MPI_Datatype H,
   const LoadedKernel *Found = nullptr;
   try {
     B->Ctx = std::make_unique<TypeContext>();
-    Expected<const Type *> T = TypeDecoder(*B->Ctx, Predefined).decode(H);
+    TypeDecoder Decoder(*B->Ctx, Predefined);
+    Decoder.setCheckLayout(true);
+    Expected<const Type *> T = Decoder.decode(H);
     if (!T) {
-      Reason = "cannot decode: " + T.takeError().message();
+      Reason = Decoder.failedOnLayout() ? T.takeError().message()
+                                        : "cannot decode: " +
+                                              T.takeError().message();
     } else {
       B->T = *T;
       B->Contiguous = B->T->getLayout().isDense();

@@ -81,13 +81,19 @@ uint64_t patternWord(uint64_t I, uint64_t Salt) {
 /// A buffer for Count instances of a type, filled with a pattern that
 /// depends on Salt; Base() is the pointer given to MPI. Buffers of the
 /// corpus types span tens of megabytes and every operation makes two, so
-/// they are filled and digested a word at a time.
+/// they are filled and digested a word at a time. The span is the MPI
+/// library's own (H's extent and true bounds): libraries differ in which
+/// types they pad to their alignment, and MPI touches the bytes its own
+/// extent places.
 class TypedBuffer {
 public:
-  TypedBuffer(const Type *T, int64_t Count, uint64_t Salt) {
-    int64_t Shift = (Count - 1) * T->extent();
-    int64_t TrueUb = T->trueLb() + T->trueExtent();
-    Lo = std::min({T->trueLb(), T->trueLb() + Shift, int64_t(0)});
+  TypedBuffer(const Type *T, MPI_Datatype H, int64_t Count, uint64_t Salt) {
+    MPI_Aint Lb, Extent, TrueLb, TrueExtent;
+    MPI_Type_get_extent(H, &Lb, &Extent);
+    MPI_Type_get_true_extent(H, &TrueLb, &TrueExtent);
+    int64_t Shift = (Count - 1) * int64_t(Extent);
+    int64_t TrueUb = int64_t(TrueLb) + int64_t(TrueExtent);
+    Lo = std::min({int64_t(TrueLb), int64_t(TrueLb) + Shift, int64_t(0)});
     int64_t Hi = std::max({TrueUb, TrueUb + Shift, int64_t(0)});
     Size = static_cast<size_t>(Hi - Lo) + 1;
     // Whole words, so that the pattern is written without a tail.
@@ -158,8 +164,37 @@ std::string digestOf(const std::vector<uint8_t> &V,
   return Buf;
 }
 
+/// This rank's output lines. Rank 0 prints every rank's at the end, in
+/// rank order: ranks that print themselves share the launcher's output,
+/// and Open MPI's launcher interleaves their writes within lines.
+std::string Output;
+
 void report(const char *Op, const std::string &Name, const std::string &What) {
-  std::printf("%d %s %s %s\n", Rank, Op, Name.c_str(), What.c_str());
+  Output += std::to_string(Rank) + " " + Op + " " + Name + " " + What + "\n";
+}
+
+/// Prints every rank's Output on world rank 0 (collective), in the order
+/// of the ranks of MPI_COMM_WORLD.
+void printOutputs() {
+  int WorldRank = 0, WorldSize = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &WorldRank);
+  MPI_Comm_size(MPI_COMM_WORLD, &WorldSize);
+  int Mine = static_cast<int>(Output.size());
+  std::vector<int> Lengths(static_cast<size_t>(WorldSize));
+  std::vector<int> Offsets(Lengths.size());
+  MPI_Gather(&Mine, 1, MPI_INT, Lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::string All;
+  if (WorldRank == 0) {
+    int Total = 0;
+    for (size_t R = 0; R < Lengths.size(); ++R) {
+      Offsets[R] = Total;
+      Total += Lengths[R];
+    }
+    All.resize(static_cast<size_t>(Total));
+  }
+  MPI_Gatherv(Output.data(), Mine, MPI_CHAR, All.data(), Lengths.data(),
+              Offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+  std::fwrite(All.data(), 1, All.size(), stdout);
 }
 
 /// The status as the program sees it. (Not MPI_Get_elements: MPICH 4.0.2
@@ -171,13 +206,18 @@ std::string countOf(const MPI_Status &S, MPI_Datatype T) {
   return "count=" + std::to_string(N) + " bytes=" + std::to_string(Bytes);
 }
 
-/// Whether Count instances of T have bytes in common.
-bool overlaps(const Type *T, uint64_t Count) {
+/// Whether Count instances of T, committed as H, have bytes in common;
+/// instances lie the MPI library's extent of H apart.
+bool overlaps(const Type *T, MPI_Datatype H, uint64_t Count) {
+  MPI_Aint Lb, Extent;
+  MPI_Type_get_extent(H, &Lb, &Extent);
   std::vector<std::pair<int64_t, int64_t>> Runs;
-  TypemapWalker W(T, Count, WalkMode::Bytes);
+  TypemapWalker W(T, 1, WalkMode::Bytes);
   TypemapRun Run;
   while (W.next(Run))
-    Runs.emplace_back(Run.Offset, Run.end());
+    for (uint64_t I = 0; I < Count; ++I)
+      Runs.emplace_back(Run.Offset + int64_t(I) * Extent,
+                        Run.end() + int64_t(I) * Extent);
   std::sort(Runs.begin(), Runs.end());
   for (size_t I = 1; I < Runs.size(); ++I)
     if (Runs[I].first < Runs[I - 1].second)
@@ -202,8 +242,8 @@ public:
   }
 
 private:
-  TypedBuffer send(int Op) { return TypedBuffer(T, Count, Salt(Op, 1)); }
-  TypedBuffer recv(int Op) { return TypedBuffer(T, Count, Salt(Op, 2)); }
+  TypedBuffer send(int Op) { return TypedBuffer(T, H, Count, Salt(Op, 1)); }
+  TypedBuffer recv(int Op) { return TypedBuffer(T, H, Count, Salt(Op, 2)); }
   uint64_t Salt(int Op, int Kind) const {
     return static_cast<uint64_t>(Rank) * 1000 + Op * 10 + Kind;
   }
@@ -361,15 +401,15 @@ private:
     // Allgather: Size blocks of Count instances each. Into instances that
     // overlap, receiving is erroneous (MPI-4 §3.2.2) and which block lands
     // last depends on the algorithm.
-    if (overlaps(T, static_cast<uint64_t>(Count) * Size)) {
+    if (overlaps(T, H, static_cast<uint64_t>(Count) * Size)) {
       report("allgather", Name, "skipped: instances overlap");
       return;
     }
     TypedBuffer S = send(40);
-    TypedBuffer R(T, static_cast<int64_t>(Count) * Size, Salt(40, 2));
+    TypedBuffer R(T, H, static_cast<int64_t>(Count) * Size, Salt(40, 2));
     MPI_Allgather(S.base(), Count, H, R.base(), Count, H, Comm);
     report("allgather", Name, R.digest());
-    TypedBuffer P(T, static_cast<int64_t>(Count) * Size, Salt(41, 2));
+    TypedBuffer P(T, H, static_cast<int64_t>(Count) * Size, Salt(41, 2));
     MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, P.base(), Count, H, Comm);
     report("allgather-in-place", Name, P.digest());
   }
@@ -456,9 +496,8 @@ int run(int Argc, char **Argv) {
         MPI_Count Size = 0, Lb = 0, Extent = 0;
         MPI_Type_size_x(D, &Size);
         MPI_Type_get_extent_x(D, &Lb, &Extent);
-        std::printf("0 shape %s size=%lld extent=%lld\n", N.Name.c_str(),
-                    static_cast<long long>(Size),
-                    static_cast<long long>(Extent));
+        Output += "0 shape " + N.Name + " size=" + std::to_string(Size) +
+                  " extent=" + std::to_string(Extent) + "\n";
       }
       Exchanger(N.Name, N.T, D, Count).run(P2POnly);
     }
@@ -478,6 +517,7 @@ int main(int Argc, char **Argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
   MPI_Comm_size(MPI_COMM_WORLD, &Size);
   int Status = run(Argc, Argv);
+  printOutputs();
   std::fflush(stdout);
   MPI_Finalize();
   return Status;

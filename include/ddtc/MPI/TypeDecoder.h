@@ -48,6 +48,16 @@ public:
   /// returns and the program may have freed already, are cached only
   /// within one call.
   void forget(MPI_Datatype H) { Cache.erase(H); }
+  /// Whether decode() also asks the library for the size, bounds and true
+  /// bounds of every handle it reads and fails where they are not those the
+  /// context's rules compute for its node. Libraries differ in which types
+  /// they pad to their alignment (MPI-4 §5.1.6 leaves the padding of
+  /// derived types to them), and a kernel laid out by other rules than the
+  /// library's would step through memory the program does not own. Off by
+  /// default: a trace records the calls, whatever the bounds.
+  void setCheckLayout(bool On) { CheckLayout = On; }
+  /// Whether the last decode() failed for that check alone.
+  bool failedOnLayout() const { return LayoutFailed; }
 
 private:
   using Memo = std::unordered_map<MPI_Datatype, const Type *>;
@@ -63,9 +73,14 @@ private:
   Expected<const Type *> decodeDerived(MPI_Datatype H, unsigned Depth,
                                        CallState &Call);
 
+  /// T, or an error if H's bounds under the library are not T's.
+  Expected<const Type *> checked(MPI_Datatype H, const Type *T) const;
+
   TypeContext &Ctx;
   std::span<const MPI_Datatype> Predefined;
   Memo Cache;
+  bool CheckLayout = false;
+  mutable bool LayoutFailed = false;
 };
 
 /// Appends H's constructor calls, all the way down, to Out as words: the
