@@ -78,6 +78,11 @@ if config.have_mpi:
     config.substitutions.append(("%sanitizer-preload", sanitizer_preload))
     config.substitutions.append(("%ddtc-trace-lib", sanitizer_preload + config.ddtc_trace_lib))
     config.substitutions.append(("%ddtc-rt-lib", sanitizer_preload + config.ddtc_rt_lib))
+    # The other MPI family's libraries, where both families are built.
+    if config.ddtc_foreign_rt_lib != config.ddtc_rt_lib:
+        config.available_features.add("foreign-family")
+        config.substitutions.append(("%ddtc-foreign-trace-lib", config.ddtc_foreign_trace_lib))
+        config.substitutions.append(("%ddtc-foreign-rt-lib", config.ddtc_foreign_rt_lib))
     # The runtime's calibration (tools/ddtc-rt-calibrate), an MPI program.
     config.substitutions.append(("%ddtc-rt-calibrate", config.ddtc_rt_calibrate))
     config.substitutions.append(("%rt-exchange", os.path.join(config.ddtc_runtime_test_dir, "rt-exchange" + config.ddtc_tool_suffix)))

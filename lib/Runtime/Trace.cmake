@@ -25,6 +25,7 @@ set(DDTC_TRACE_SOURCE_DIR ${CMAKE_CURRENT_LIST_DIR})
 function(ddtc_add_trace_library Suffix Family)
   set(Trace ddtc_trace${Suffix})
   add_library(${Trace} SHARED
+    ${DDTC_TRACE_SOURCE_DIR}/FamilyGuard.cpp
     ${DDTC_TRACE_SOURCE_DIR}/Tracer.cpp
     ${DDTC_TRACE_SOURCE_DIR}/TraceWrappers.cpp
   )
