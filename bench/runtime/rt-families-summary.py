@@ -1,0 +1,119 @@
+#!/usr/bin/python3
+"""Table and figure of the runtime under each MPI family (rt-families.sh):
+
+  rt-families-summary.py OUT_DIR RUNS FIGURE_PREFIX MPICH_NAME OPENMPI_NAME
+
+OUT_DIR holds FAMILY-MODE-I.csv (RtPingPong.cpp's output) for FAMILY mpich
+and openmpi, MODE plain and rt, I = 1..RUNS, and the runtime's reports
+beside them (FAMILY-rt-I.csv.report-0.json). Per type and family: the
+median over the launches of each launch's median round trip, the speedup
+plain / runtime of those medians, and per family the geometric mean and
+the lowest speedup. Prints the table as Markdown and writes
+FIGURE_PREFIX.csv, .png and .svg (matplotlib)."""
+import csv
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import stats  # noqa: E402  (bench/stats.py)
+
+if len(sys.argv) != 6:
+    sys.exit(__doc__)
+out, runs, fig = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+families = (("mpich", sys.argv[4]), ("openmpi", sys.argv[5]))
+
+
+def load(way):
+    """{name: (bytes, [the type's median round trip per launch])}."""
+    rows = {}
+    for i in range(1, runs + 1):
+        with open("%s/%s-%d.csv" % (out, way, i)) as f:
+            for r in csv.DictReader(f):
+                rows.setdefault(r["name"], (int(r["bytes"]), []))[1].append(
+                    float(r["type_median"]))
+    return rows
+
+
+def substituted(family):
+    """{name: "yes" or why not}, from the first runtime launch's report."""
+    with open("%s/%s-rt-1.csv.report-0.json" % (out, family)) as f:
+        types = json.load(f)["types"]
+    return {t["name"]: "yes" if t.get("kernel") and t.get("substituted")
+            else "no: " + t.get("reason", "not substituted") for t in types}
+
+
+results = {}
+for family, _ in families:
+    plain, rt = load(family + "-plain"), load(family + "-rt")
+    subst = substituted(family)
+    results[family] = {
+        name: (b, stats.median(p), stats.median(rt[name][1]),
+               stats.median(p) / stats.median(rt[name][1]),
+               subst.get(name, "not in the report"))
+        for name, (b, p) in plain.items()}
+names = list(results["mpich"])
+
+print("\n## Ping-pong of one instance, 2 ranks, with the kernels of the "
+      "program's own trace (round trip, us; median over %d launches)\n" % runs)
+head = "| type | bytes |"
+rule = "|---|--:|"
+for _, label in families:
+    head += " %s plain | runtime | speedup |" % label
+    rule += "--:|--:|--:|"
+print(head + " substituted (MPICH, Open MPI) |")
+print(rule + "---|")
+for name in names:
+    line = "| %s | %d |" % (name, results["mpich"][name][0])
+    for family, _ in families:
+        b, p, r, s, _ = results[family][name]
+        line += " %.2f | %.2f | %.2f |" % (p, r, s)
+    line += " %s, %s |" % (results["mpich"][name][4], results["openmpi"][name][4])
+    print(line)
+print()
+for family, label in families:
+    sp = [v[3] for v in results[family].values()]
+    low = min(results[family].items(), key=lambda kv: kv[1][3])
+    print("%s: geometric mean of the speedups %.2f, lowest %.2f (%s), %d types" %
+          (label, stats.geomean(sp), low[1][3], low[0], len(sp)))
+
+with open(fig + ".csv", "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["name", "bytes"] + ["%s_%s" % (fam, c) for fam, _ in families
+                                    for c in ("plain_us", "runtime_us", "speedup", "substituted")])
+    for name in names:
+        row = [name, results["mpich"][name][0]]
+        for family, _ in families:
+            b, p, r, s, how = results[family][name]
+            row += ["%.3f" % p, "%.3f" % r, "%.3f" % s, how]
+        w.writerow(row)
+
+import matplotlib  # noqa: E402
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+xs = range(len(names))
+fig_, ax = plt.subplots(figsize=(11, 4.5))
+wd = 0.38
+for k, ((family, label), color) in enumerate(zip(families, ("#1f77b4", "#ff7f0e"))):
+    sp = [results[family][n][3] for n in names]
+    geo = stats.geomean(sp)
+    # Hatched where the runtime left the type to MPI.
+    hatch = [None if results[family][n][4] == "yes" else "//" for n in names]
+    ax.bar([i + (k - 0.5) * wd for i in xs], [s - 1 for s in sp], wd, bottom=1,
+           color=color, edgecolor="black", linewidth=0.4, hatch=hatch,
+           label="%s (geometric mean %.2fx)" % (label, geo))
+ax.axhline(1, color="black", linewidth=0.8)
+ax.set_yscale("log")
+ax.set_yticks([0.5, 1, 2, 3, 5, 10, 20])
+ax.set_yticklabels(["0.5", "1", "2", "3", "5", "10", "20"])
+ax.set_ylabel("speedup (plain / runtime)")
+ax.set_title("Ping-pong of one corpus instance under libddtc_rt, 2 ranks, median of "
+             "%d launches (hatched: left to MPI)" % runs)
+ax.set_xticks(list(xs))
+ax.set_xticklabels(names, rotation=45, ha="right", fontsize=8)
+ax.legend(fontsize=8)
+ax.grid(axis="y", which="both", alpha=0.3)
+fig_.tight_layout()
+fig_.savefig(fig + ".png", dpi=110)
+fig_.savefig(fig + ".svg")
+print("\nwrote %s.csv, %s.png, %s.svg" % (fig, fig, fig))
