@@ -20,6 +20,8 @@ config.test_exec_root = config.ddtc_test_exec_root
 # whose expectation holds for one family only says REQUIRES: mpich (the
 # models of MPICH's engine behind forms and split sends).
 config.available_features.add(config.mpi_family)
+# The family's name, e.g. as a FileCheck prefix for what differs by family.
+config.substitutions.append(("%mpi-family", config.mpi_family))
 if config.mpi_family == "openmpi":
     config.name = "ddtc-openmpi"
     config.test_source_root = os.path.join(test_root, "Runtime")
@@ -76,6 +78,10 @@ if config.have_mpi:
     # Before the installed libraries' paths (rt-halo.test): empty unless
     # sanitized.
     config.substitutions.append(("%sanitizer-preload", sanitizer_preload))
+    # The libraries' file names (before their paths, whose names are
+    # prefixes of these), for the installed copies (rt-halo.test).
+    config.substitutions.append(("%ddtc-trace-lib-name", os.path.basename(config.ddtc_trace_lib)))
+    config.substitutions.append(("%ddtc-rt-lib-name", os.path.basename(config.ddtc_rt_lib)))
     config.substitutions.append(("%ddtc-trace-lib", sanitizer_preload + config.ddtc_trace_lib))
     config.substitutions.append(("%ddtc-rt-lib", sanitizer_preload + config.ddtc_rt_lib))
     # The other MPI family's libraries, where both families are built.

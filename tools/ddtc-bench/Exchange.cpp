@@ -4,6 +4,7 @@
 
 #include "ddtc/IR/Predefined.h"
 #include "ddtc/IR/TypemapWalker.h"
+#include "ddtc/MPI/MPISupport.h"
 #include "ddtc/MPI/SplitSend.h"
 
 #include <algorithm>
@@ -272,7 +273,8 @@ void Exchange::pingPong(Variant V) {
 void Exchange::sendPacked(uint8_t *Packed, int Peer) {
   auto [N, Ty] = SplitSends::get().wire(reinterpret_cast<char *>(Packed),
                                         static_cast<uint64_t>(Bytes));
-  MPI_Send_c(Packed, N, Ty, Peer, Tag, MPI_COMM_WORLD);
+  DDTC_MPI_COUNT_FN(MPI_Send)(Packed, countArg(N), Ty, Peer, Tag,
+                              MPI_COMM_WORLD);
 }
 
 /// The pipeline (Exchange.h): piece I is packed just before it is sent,

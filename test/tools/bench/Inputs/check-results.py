@@ -33,7 +33,8 @@ for key, kind in [("ddtc_bench", int), ("file", str), ("source", str),
     need(isinstance(doc.get(key), kind), "top level: %s is not a %s" % (key, kind.__name__))
 need(doc.get("ddtc_bench") == 1, "schema version is not 1")
 need(doc.get("runs") == runs, "runs is not %d" % runs)
-need(doc.get("mpi_library", "").startswith("MPICH"), "mpi_library is not MPICH's")
+need(doc.get("mpi_library", "").startswith(("MPICH", "Open MPI")),
+     "mpi_library names neither MPICH nor Open MPI")
 seen = set()
 for r in doc.get("results", []):
     key = "%s:%s:%s:%d:%d" % (r["type"], r["op"], r["variant"], r["count"], r["bytes"])
