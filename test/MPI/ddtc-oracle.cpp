@@ -25,7 +25,7 @@
 //   --no-pad-mask   compare the padding bytes of long doubles too (below)
 //
 // Output, deterministic: one line per type, `ok NAME` or one
-// `MISMATCH NAME: PROPERTY mpich=V ddtc=V` line per differing property (in
+// `MISMATCH NAME: PROPERTY mpi=V ddtc=V` line per differing property (in
 // --random mode only the mismatching types are printed, each followed by
 // its textual form, which `ddtc-oracle FILE.ddt` reads back), then the
 // summary `oracle: N types, M mismatches` where M counts the types with at
@@ -130,7 +130,7 @@ private:
   void compare(std::vector<std::string> &Out, const std::string &Name,
                const std::string &Property, int64_t Mpich, int64_t Ddtc) {
     if (Mpich != Ddtc)
-      Out.push_back("MISMATCH " + Name + ": " + Property + " mpich=" +
+      Out.push_back("MISMATCH " + Name + ": " + Property + " mpi=" +
                     std::to_string(Mpich) + " ddtc=" + std::to_string(Ddtc));
   }
   void comparePack(std::vector<std::string> &Out, const std::string &Name,
@@ -157,7 +157,7 @@ Checker::Result Checker::check(const std::string &Name, const Type *T) {
   std::string Err;
   std::optional<Handle> H = Builder.build(T, Err);
   if (!H) {
-    Out.push_back("MISMATCH " + Name + ": construct mpich=error(" + Err +
+    Out.push_back("MISMATCH " + Name + ": construct mpi=error(" + Err +
                   ") ddtc=ok");
     return R;
   }
@@ -165,7 +165,7 @@ Checker::Result Checker::check(const std::string &Name, const Type *T) {
   // comparing it directly is the point.
   MPI_Datatype D = H->get();
   if (int Rc = MPI_Type_commit(&D); Rc != MPI_SUCCESS) {
-    Out.push_back("MISMATCH " + Name + ": commit mpich=error(" +
+    Out.push_back("MISMATCH " + Name + ": commit mpi=error(" +
                   mpiErrorString(Rc) + ") ddtc=ok");
     return R;
   }
@@ -324,7 +324,7 @@ void Checker::comparePack(std::vector<std::string> &Out,
                                        countArg(static_cast<int64_t>(OutLen)),
                                        &Position, MPI_COMM_SELF);
   if (Rc != MPI_SUCCESS) {
-    Out.push_back("MISMATCH " + Name + ": pack" + Prop + " mpich=error(" +
+    Out.push_back("MISMATCH " + Name + ": pack" + Prop + " mpi=error(" +
                   mpiErrorString(Rc) + ") ddtc=ok");
     return;
   }
@@ -340,7 +340,7 @@ void Checker::comparePack(std::vector<std::string> &Out,
       continue;
     if (MpiOut[I] != DdtcOut[I]) {
       char Buf[128];
-      std::snprintf(Buf, sizeof Buf, " offset=%zu mpich=0x%02x ddtc=0x%02x", I,
+      std::snprintf(Buf, sizeof Buf, " offset=%zu mpi=0x%02x ddtc=0x%02x", I,
                     MpiOut[I], DdtcOut[I]);
       Out.push_back("MISMATCH " + Name + ": pack" + Prop + Buf);
       return;

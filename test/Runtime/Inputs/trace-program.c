@@ -31,6 +31,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An MPI 3.1 library (Open MPI 4.1) has no large-count `_c` calls: there
+   the classic calls build the same types, which the trace records under
+   the same names, and the type queries take MPI_Count through `_x`. */
+#if MPI_VERSION >= 4
+typedef MPI_Count CountArg;
+typedef MPI_Count DispArg;
+#else
+typedef int CountArg;
+typedef MPI_Aint DispArg;
+#define MPI_Type_vector_c MPI_Type_vector
+#define MPI_Type_create_subarray_c MPI_Type_create_subarray
+#define MPI_Type_create_hindexed_c MPI_Type_create_hindexed
+#define MPI_Type_create_struct_c MPI_Type_create_struct
+#define MPI_Bcast_c MPI_Bcast
+#define MPI_Type_size_c MPI_Type_size_x
+#define MPI_Type_get_extent_c MPI_Type_get_extent_x
+#define MPI_Type_get_true_extent_c MPI_Type_get_true_extent_x
+#endif
+/* Open MPI removed MPI-1's deleted constructors from its header; the
+   trace records MPI_Type_hvector and MPI_Type_create_hvector alike. */
+#ifdef OPEN_MPI
+#undef MPI_Type_hvector
+#define MPI_Type_hvector MPI_Type_create_hvector
+#endif
+
 static FILE *Types, *Data;
 static int Rank, Size;
 /* Distinct types committed so far: the N of the trace's type_N names. */
@@ -185,14 +210,16 @@ int main(int argc, char **argv) {
   /* Large-count constructors. */
   MPI_Type_vector_c(2, 3, 4, MPI_INT, &VecC);
   commit(&VecC, "vec_c");
-  MPI_Count SizesC[] = {5, 5, 4}, SubsizesC[] = {2, 3, 2}, StartsC[] = {1, 0, 2};
+  CountArg SizesC[] = {5, 5, 4}, SubsizesC[] = {2, 3, 2}, StartsC[] = {1, 0, 2};
   MPI_Type_create_subarray_c(3, SizesC, SubsizesC, StartsC, /* SOURCE: sub_c */
                              MPI_ORDER_FORTRAN, MPI_SHORT, &SubC);
   commit(&SubC, "sub_c");
-  MPI_Count HidxLensC[] = {1, 3}, HidxDisplsC[] = {-16, 32};
+  CountArg HidxLensC[] = {1, 3};
+  DispArg HidxDisplsC[] = {-16, 32};
   MPI_Type_create_hindexed_c(2, HidxLensC, HidxDisplsC, MPI_INT, &HidxC);
   commit(&HidxC, "hidx_c");
-  MPI_Count SLensC[] = {2, 1}, SDisplsC[] = {0, 24};
+  CountArg SLensC[] = {2, 1};
+  DispArg SDisplsC[] = {0, 24};
   MPI_Datatype STypesC[] = {HidxC, Contig};
   MPI_Type_create_struct_c(2, SLensC, SDisplsC, STypesC, &StructC);
   commit(&StructC, "struct_c");
