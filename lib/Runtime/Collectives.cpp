@@ -60,6 +60,7 @@ int allgatherPacked(const void *Mine, char *Out, MPI_Count Block,
 
 DDTC_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype,
                           int root, MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Bcast);
   if (!substitutesCollective(comm))
     return PMPI_Bcast(buffer, count, datatype, root, comm);
   BindingRef B = runtime().Bindings.lookup(datatype);
@@ -100,6 +101,7 @@ DDTC_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount,
                               MPI_Datatype sendtype, void *recvbuf,
                               int recvcount, MPI_Datatype recvtype,
                               MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Allgather);
   if (!substitutesCollective(comm))
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                           recvtype, comm);

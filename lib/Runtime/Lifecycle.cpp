@@ -37,6 +37,14 @@ RuntimeState &runtime() {
   return *S;
 }
 
+const char *getCallName(SubstitutedCall C) {
+  static const char *const Names[NumSubstitutedCalls] = {
+      "MPI_Send", "MPI_Ssend",    "MPI_Isend", "MPI_Issend",
+      "MPI_Recv", "MPI_Irecv",    "MPI_Sendrecv", "MPI_Bcast",
+      "MPI_Allgather", "MPI_Pack", "MPI_Unpack"};
+  return Names[static_cast<size_t>(C)];
+}
+
 namespace {
 
 /// The typed-blocks rule where no setting gives one: every point-to-point
@@ -196,6 +204,21 @@ std::string report() {
       "  \"split_sends\": " + std::to_string(SplitSends::get().count()) + ",\n";
   J += "  \"sent_in_forms\": " + std::to_string(R.Formed.load()) + ",\n";
   J += "  \"typed_large_blocks\": " + std::to_string(R.Typed.load()) + ",\n";
+  // Per call, the calls that had a derived type (the others are not
+  // counted anywhere).
+  J += "  \"calls\": {";
+  bool FirstCall = true;
+  for (size_t C = 0; C < NumSubstitutedCalls; ++C) {
+    uint64_t Sub = R.CallSubstituted[C].load(), Passed = R.CallPassed[C].load();
+    if (Sub == 0 && Passed == 0)
+      continue;
+    J += std::string(FirstCall ? "" : ", ") +
+         jsonQuote(getCallName(static_cast<SubstitutedCall>(C))) +
+         ": {\"substituted\": " + std::to_string(Sub) +
+         ", \"passed_through\": " + std::to_string(Passed) + "}";
+    FirstCall = false;
+  }
+  J += "},\n";
   // The settings in force, where they came from and, within a node and
   // between nodes, what they are: a report says which machine's
   // measurement a run used.

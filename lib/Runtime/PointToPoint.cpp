@@ -100,6 +100,7 @@ int startPacked(const void *Buf, int Count, MPI_Datatype T, int Peer,
 
 DDTC_EXPORT int MPI_Send(const void *buf, int count, MPI_Datatype datatype,
                          int dest, int tag, MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Send);
   return sendPacked(buf, count, datatype, dest, comm,
                     [&](const void *B, MPI_Count N, MPI_Datatype T) {
                       return DDTC_MPI_COUNT_FN(PMPI_Send)(B, countArg(N), T,
@@ -109,6 +110,7 @@ DDTC_EXPORT int MPI_Send(const void *buf, int count, MPI_Datatype datatype,
 
 DDTC_EXPORT int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype,
                           int dest, int tag, MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Ssend);
   return sendPacked(buf, count, datatype, dest, comm,
                     [&](const void *B, MPI_Count N, MPI_Datatype T) {
                       return DDTC_MPI_COUNT_FN(PMPI_Ssend)(B, countArg(N), T,
@@ -119,6 +121,7 @@ DDTC_EXPORT int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype,
 DDTC_EXPORT int MPI_Isend(const void *buf, int count, MPI_Datatype datatype,
                           int dest, int tag, MPI_Comm comm,
                           MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Isend);
   return startPacked(buf, count, datatype, dest, comm, /*IsReceive=*/false,
                      request, [&](const void *B, MPI_Count N, MPI_Datatype T) {
                        return DDTC_MPI_COUNT_FN(PMPI_Isend)(
@@ -129,6 +132,7 @@ DDTC_EXPORT int MPI_Isend(const void *buf, int count, MPI_Datatype datatype,
 DDTC_EXPORT int MPI_Issend(const void *buf, int count, MPI_Datatype datatype,
                            int dest, int tag, MPI_Comm comm,
                            MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Issend);
   return startPacked(buf, count, datatype, dest, comm, /*IsReceive=*/false,
                      request, [&](const void *B, MPI_Count N, MPI_Datatype T) {
                        return DDTC_MPI_COUNT_FN(PMPI_Issend)(
@@ -139,6 +143,7 @@ DDTC_EXPORT int MPI_Issend(const void *buf, int count, MPI_Datatype datatype,
 DDTC_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype,
                           int source, int tag, MPI_Comm comm,
                           MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Irecv);
   return startPacked(buf, count, datatype, source, comm, /*IsReceive=*/true,
                      request, [&](const void *B, MPI_Count N, MPI_Datatype T) {
                        return DDTC_MPI_COUNT_FN(PMPI_Irecv)(
@@ -150,6 +155,7 @@ DDTC_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype,
 DDTC_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype,
                          int source, int tag, MPI_Comm comm,
                          MPI_Status *status) {
+  CallScope Scope(SubstitutedCall::Recv);
   RuntimeState &R = runtime();
   MPI_Datatype Passed;
   bool Remote = false;
@@ -179,6 +185,7 @@ DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
                              void *recvbuf, int recvcount,
                              MPI_Datatype recvtype, int source, int recvtag,
                              MPI_Comm comm, MPI_Status *status) {
+  CallScope Scope(SubstitutedCall::Sendrecv);
   RuntimeState &R = runtime();
   MPI_Datatype SendPassed, RecvPassed;
   bool SendRemote = false, RecvRemote = false;
@@ -250,6 +257,7 @@ bool fitsAt(const int *Position, uint64_t Bytes, int Size) {
 DDTC_EXPORT int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
                          void *outbuf, int outsize, int *position,
                          MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Pack);
   RuntimeState &R = runtime();
   BindingRef B = R.substitutable(datatype, incount);
   uint64_t Bytes = B ? incount * B->Size : 0;
@@ -264,6 +272,7 @@ DDTC_EXPORT int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
 DDTC_EXPORT int MPI_Unpack(const void *inbuf, int insize, int *position,
                            void *outbuf, int outcount, MPI_Datatype datatype,
                            MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Unpack);
   RuntimeState &R = runtime();
   BindingRef B = R.substitutable(datatype, outcount);
   uint64_t Bytes = B ? outcount * B->Size : 0;

@@ -23,6 +23,24 @@
 
 namespace ddtc {
 
+/// The MPI calls the runtime substitutes in. The report counts each call's
+/// substitutions and pass-throughs, so that a user sees which calls gained;
+/// every wrapper names its call for the thread on entry (CallScope), and
+/// the counts below, which know only the binding, charge that call.
+enum class SubstitutedCall : unsigned char {
+  Send, Ssend, Isend, Issend, Recv, Irecv, Sendrecv, Bcast, Allgather,
+  Pack, Unpack,
+};
+constexpr size_t NumSubstitutedCalls = 11;
+/// The MPI name of C ("MPI_Send").
+const char *getCallName(SubstitutedCall C);
+
+/// The call the calling thread is in.
+inline thread_local SubstitutedCall CurrentCall = SubstitutedCall::Send;
+struct CallScope {
+  explicit CallScope(SubstitutedCall C) { CurrentCall = C; }
+};
+
 struct RuntimeState {
   std::atomic<bool> Active{false};
   int Rank = -1;
@@ -31,6 +49,9 @@ struct RuntimeState {
   PendingRequests Requests;
   std::atomic<uint64_t> Substituted{0};
   std::atomic<uint64_t> PassedThrough{0};
+  /// The same two counts per call (SubstitutedCall).
+  std::atomic<uint64_t> CallSubstituted[NumSubstitutedCalls] = {};
+  std::atomic<uint64_t> CallPassed[NumSubstitutedCalls] = {};
   /// Which peers share this node (Placement.h): the settings below are
   /// kept apart for messages within a node and between nodes.
   Placement Peers;
@@ -98,11 +119,15 @@ struct RuntimeState {
   }
   void noteSubstituted(const Binding &B, uint64_t Bytes) {
     Substituted.fetch_add(1, std::memory_order_relaxed);
+    CallSubstituted[static_cast<size_t>(CurrentCall)].fetch_add(
+        1, std::memory_order_relaxed);
     B.Stats->SubstitutedCalls.fetch_add(1, std::memory_order_relaxed);
     B.Stats->SubstitutedBytes.fetch_add(Bytes, std::memory_order_relaxed);
   }
   void notePassed(const Binding &B) {
     PassedThrough.fetch_add(1, std::memory_order_relaxed);
+    CallPassed[static_cast<size_t>(CurrentCall)].fetch_add(
+        1, std::memory_order_relaxed);
     B.Stats->PassedCalls.fetch_add(1, std::memory_order_relaxed);
   }
 
