@@ -8,6 +8,7 @@
 // receive needs its byte count.
 //
 //===----------------------------------------------------------------------===//
+#include "Persistent.h"
 #include "RuntimeState.h"
 
 #include <vector>
@@ -197,6 +198,8 @@ DDTC_EXPORT int MPI_Testsome(int incount, MPI_Request array_of_requests[],
 }
 
 DDTC_EXPORT int MPI_Request_free(MPI_Request *request) {
+  if (int Rc; freePersistentRequest(request, Rc))
+    return Rc;
   PendingRequests &P = runtime().Requests;
   std::optional<Pending> State = P.claim(*request);
   if (!State)

@@ -41,7 +41,8 @@ const char *getCallName(SubstitutedCall C) {
   static const char *const Names[NumSubstitutedCalls] = {
       "MPI_Send", "MPI_Ssend",    "MPI_Isend", "MPI_Issend",
       "MPI_Recv", "MPI_Irecv",    "MPI_Sendrecv", "MPI_Bcast",
-      "MPI_Allgather", "MPI_Pack", "MPI_Unpack"};
+      "MPI_Allgather", "MPI_Pack", "MPI_Unpack", "MPI_Send_init",
+      "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Recv_init"};
   return Names[static_cast<size_t>(C)];
 }
 

@@ -56,7 +56,8 @@ void PendingRequests::complete(const Pending &P, const MPI_Status &Status,
       unpackAny(P.B.get(), MPI_DATATYPE_NULL, P.Packed, Bytes, P.UserBuffer,
                 P.Count, MPI_COMM_SELF);
   }
-  BufferPool::get().release(P.Packed, P.Bytes);
+  if (P.OwnsBuffer)
+    BufferPool::get().release(P.Packed, P.Bytes);
 }
 
 bool PendingRequests::take(MPI_Request R, uint64_t Serial) {
@@ -104,6 +105,8 @@ void PendingRequests::settleOrphans(bool Wait) {
         ++I;
         continue;
       }
+      if (Orphans[I].second.FreesHandle)
+        PMPI_Request_free(&Orphans[I].first);
       Done.emplace_back(std::move(Orphans[I].second), Status);
       Orphans[I] = std::move(Orphans.back());
       Orphans.pop_back();

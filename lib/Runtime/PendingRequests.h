@@ -40,6 +40,14 @@ struct Pending {
   /// once (its "lightweight" requests). Entries are told apart by serial,
   /// and each is completed exactly once, by the call that claimed it.
   uint64_t Serial = 0;
+  /// Whether completion returns the buffer to the pool: not for a start of
+  /// a persistent request, whose buffer lives as long as the request
+  /// (Persistent.cpp).
+  bool OwnsBuffer = true;
+  /// Whether the MPI request is freed once it completes: an active
+  /// persistent request the program freed, which completion only makes
+  /// inactive.
+  bool FreesHandle = false;
 };
 
 class PendingRequests {

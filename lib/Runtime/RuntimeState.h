@@ -29,9 +29,9 @@ namespace ddtc {
 /// the counts below, which know only the binding, charge that call.
 enum class SubstitutedCall : unsigned char {
   Send, Ssend, Isend, Issend, Recv, Irecv, Sendrecv, Bcast, Allgather,
-  Pack, Unpack,
+  Pack, Unpack, SendInit, SsendInit, RsendInit, RecvInit,
 };
-constexpr size_t NumSubstitutedCalls = 11;
+constexpr size_t NumSubstitutedCalls = 15;
 /// The MPI name of C ("MPI_Send").
 const char *getCallName(SubstitutedCall C);
 

@@ -24,6 +24,10 @@
 //   test          ... with MPI_Test and MPI_Testall loops
 //   request-free  MPI_Isend then MPI_Request_free; MPI_Irecv with MPI_Wait
 //   two-in-flight two MPI_Isend and two MPI_Irecv, one MPI_Waitall
+//   persistent    MPI_Send_init / MPI_Recv_init, started twice (MPI_Startall,
+//                 MPI_Start) with another send buffer each time; the same
+//                 with MPI_Ssend_init (persistent-ssend); a send request
+//                 freed while active (persistent-free)
 //   sendrecv      MPI_Sendrecv around a ring of all ranks
 //   bcast         MPI_Bcast from rank 0 and from the last rank
 //   allgather     MPI_Allgather, and MPI_Allgather with MPI_IN_PLACE
@@ -98,10 +102,7 @@ public:
     Size = static_cast<size_t>(Hi - Lo) + 1;
     // Whole words, so that the pattern is written without a tail.
     Bytes.reset(new uint8_t[(Size + 7) / 8 * 8]);
-    for (size_t W = 0; W < (Size + 7) / 8; ++W) {
-      uint64_t X = patternWord(W, Salt);
-      std::memcpy(&Bytes[8 * W], &X, 8);
-    }
+    fill(Salt);
     // MPI_LONG_DOUBLE carries 6 bytes that are not part of its value;
     // neither MPICH nor ddtc promises what lands there, so the digest
     // skips them.
@@ -110,6 +111,13 @@ public:
                          Ignore.push_back(static_cast<size_t>(Typed - Lo));
                        });
     std::sort(Ignore.begin(), Ignore.end());
+  }
+  /// Writes the pattern of Salt over the whole buffer.
+  void fill(uint64_t Salt) {
+    for (size_t W = 0; W < (Size + 7) / 8; ++W) {
+      uint64_t X = patternWord(W, Salt);
+      std::memcpy(&Bytes[8 * W], &X, 8);
+    }
   }
   void *base() { return displaceAddress(Bytes.get(), -Lo); }
   /// A hash of every byte of the allocation but the ignored ones (which
@@ -235,6 +243,7 @@ public:
     pointToPoint();
     nonBlocking();
     twoInFlight();
+    persistent();
     sendrecv();
     if (!P2POnly)
       collectives();
@@ -382,6 +391,54 @@ private:
     MPI_Status St[4];
     MPI_Waitall(4, Req, St);
     report("two-in-flight", Name, R1.digest() + " " + R2.digest());
+  }
+
+  /// Persistent requests: two rounds of starts (MPI_Startall, then
+  /// MPI_Start each) whose send buffer changes in between, with a standard
+  /// and a synchronous send; then a send request freed while active.
+  void persistent() {
+    if (!inPair())
+      return;
+    const char *Ops[] = {"persistent", "persistent-ssend"};
+    for (int K = 0; K < 2; ++K) {
+      TypedBuffer S = send(70 + K), R = recv(70 + K);
+      MPI_Request Req[2];
+      int Tag = 70 + K;
+      MPI_Recv_init(R.base(), Count, H, peer(), Tag, Comm, &Req[0]);
+      if (K == 0)
+        MPI_Send_init(S.base(), Count, H, peer(), Tag, Comm, &Req[1]);
+      else
+        MPI_Ssend_init(S.base(), Count, H, peer(), Tag, Comm, &Req[1]);
+      std::string Digests;
+      for (int Round = 0; Round < 2; ++Round) {
+        S.fill(Salt(72 + K, Round + 1));
+        if (Round == 0) {
+          MPI_Startall(2, Req);
+        } else {
+          MPI_Start(&Req[0]);
+          MPI_Start(&Req[1]);
+        }
+        MPI_Status St[2];
+        MPI_Waitall(2, Req, St);
+        Digests += R.digest() + " " + countOf(St[0], H) + " ";
+      }
+      MPI_Request_free(&Req[0]);
+      MPI_Request_free(&Req[1]);
+      report(Ops[K], Name, Digests);
+    }
+    TypedBuffer S = send(74), R = recv(74);
+    MPI_Request Req[2];
+    MPI_Recv_init(R.base(), Count, H, peer(), 74, Comm, &Req[0]);
+    MPI_Send_init(S.base(), Count, H, peer(), 74, Comm, &Req[1]);
+    MPI_Startall(2, Req);
+    MPI_Request_free(&Req[1]);
+    MPI_Status St;
+    MPI_Wait(&Req[0], &St);
+    // The freed send is complete once the peer has its message.
+    MPI_Sendrecv(nullptr, 0, MPI_BYTE, peer(), 99, nullptr, 0, MPI_BYTE,
+                 peer(), 99, Comm, MPI_STATUS_IGNORE);
+    MPI_Request_free(&Req[0]);
+    report("persistent-free", Name, R.digest() + " " + countOf(St, H));
   }
 
   void sendrecv() {

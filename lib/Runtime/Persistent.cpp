@@ -1,0 +1,238 @@
+//===- lib/Runtime/Persistent.cpp - Persistent point-to-point requests ----===//
+//
+// MPI_Send_init, MPI_Ssend_init, MPI_Rsend_init and MPI_Recv_init on a
+// bound type create the persistent request on a packed buffer of its own,
+// which lives as long as the request. Each MPI_Start or MPI_Startall of a
+// send packs the program's buffer into it first; each start is pending
+// (PendingRequests) until a Wait* or Test* completes it, which unpacks a
+// receive into the program's buffer. MPI_Request_free of an inactive
+// request frees its buffer with it; of an active one, the runtime keeps the
+// request until that start completes and frees both then.
+//
+// Whether a request is substituted is decided once, at its creation: a
+// persistent request is one message, of one size, for every start. Its
+// packed sends go as one contiguous run of MPI_PACKED (not split in two
+// blocks in the split-send window, whose tail copy belongs to a single
+// send). MPI_Bsend_init passes through: a buffered send's copy is counted
+// against the buffer the program attached, by MPI's own rules for the
+// program's type.
+//
+//===----------------------------------------------------------------------===//
+#include "Persistent.h"
+
+#include "BufferPool.h"
+#include "RuntimeState.h"
+
+#include "ddtc/MPI/MPISupport.h"
+
+#include <atomic>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#define DDTC_EXPORT extern "C" __attribute__((visibility("default")))
+
+using namespace ddtc;
+
+namespace {
+
+struct PersistentRequest {
+  BindingRef B;
+  char *Packed = nullptr; ///< the pooled buffer, of Bytes
+  size_t Bytes = 0;
+  void *UserBuffer = nullptr;
+  MPI_Count Count = 0;
+  bool IsReceive = false;
+  SubstitutedCall Call = SubstitutedCall::SendInit;
+};
+
+/// The substituted persistent requests by MPI handle. A handle names one
+/// request from its creation to MPI_Request_free.
+class PersistentTable {
+public:
+  static PersistentTable &get() {
+    static PersistentTable *T = new PersistentTable();
+    return *T;
+  }
+  bool empty() const { return Size.load(std::memory_order_relaxed) == 0; }
+  void add(MPI_Request R, PersistentRequest P) {
+    std::lock_guard<std::mutex> G(Lock);
+    Table[R] = std::move(P);
+    Size.store(Table.size(), std::memory_order_relaxed);
+  }
+  std::optional<PersistentRequest> find(MPI_Request R) const {
+    if (empty())
+      return std::nullopt;
+    std::lock_guard<std::mutex> G(Lock);
+    auto It = Table.find(R);
+    if (It == Table.end())
+      return std::nullopt;
+    return It->second;
+  }
+  std::optional<PersistentRequest> take(MPI_Request R) {
+    if (empty())
+      return std::nullopt;
+    std::lock_guard<std::mutex> G(Lock);
+    auto It = Table.find(R);
+    if (It == Table.end())
+      return std::nullopt;
+    PersistentRequest P = std::move(It->second);
+    Table.erase(It);
+    Size.store(Table.size(), std::memory_order_relaxed);
+    return P;
+  }
+
+private:
+  mutable std::mutex Lock;
+  std::unordered_map<MPI_Request, PersistentRequest> Table;
+  std::atomic<size_t> Size{0};
+};
+
+/// Creates a persistent send or receive of Count instances of T with rank
+/// Peer of Comm: on a packed buffer if T is substituted, else as the
+/// program wrote it. Init(Buf, N, Type) creates the MPI request.
+template <typename InitFn>
+int initPacked(const void *Buf, int Count, MPI_Datatype T, int Peer,
+               MPI_Comm Comm, bool IsReceive, SubstitutedCall Call,
+               MPI_Request *Request, InitFn Init) {
+  CallScope Scope(Call);
+  RuntimeState &R = runtime();
+  MPI_Datatype Passed;
+  bool Remote = false;
+  BindingRef B = R.substitutableMessage(T, Count, Comm, Peer, Remote, Passed);
+  if (!B)
+    return Init(Buf, Count, Passed);
+  uint64_t Bytes = static_cast<uint64_t>(Count) * B->Size;
+  char *Packed = static_cast<char *>(BufferPool::get().acquire(Bytes));
+  if (!Packed) {
+    R.notePassed(*B);
+    return Init(Buf, Count, T);
+  }
+  int Rc = Init(Packed, static_cast<MPI_Count>(Bytes), MPI_PACKED);
+  if (Rc != MPI_SUCCESS) {
+    BufferPool::get().release(Packed, Bytes);
+    return Rc;
+  }
+  PersistentTable::get().add(
+      *Request, PersistentRequest{std::move(B), Packed, Bytes,
+                                  const_cast<void *>(Buf), Count, IsReceive,
+                                  Call});
+  return Rc;
+}
+
+/// Before MPI starts R: packs a send.
+void beforeStart(const PersistentRequest &P) {
+  if (!P.IsReceive)
+    P.B->pack(P.UserBuffer, P.Count, P.Packed);
+}
+
+/// After MPI started R: pending until a completion call finishes it.
+void afterStart(MPI_Request R, const PersistentRequest &P) {
+  RuntimeState &State = runtime();
+  CallScope Scope(P.Call);
+  State.noteSubstituted(*P.B, P.Bytes);
+  Pending Start{P.IsReceive, P.Packed, P.Bytes, P.UserBuffer, P.Count, P.B};
+  Start.OwnsBuffer = false;
+  State.Requests.add(R, std::move(Start));
+}
+
+} // namespace
+
+namespace ddtc {
+
+bool freePersistentRequest(MPI_Request *Request, int &Rc) {
+  std::optional<PersistentRequest> P = PersistentTable::get().take(*Request);
+  if (!P)
+    return false;
+  PendingRequests &Pendings = runtime().Requests;
+  if (std::optional<Pending> Active = Pendings.claim(*Request)) {
+    // MPI keeps the start going; the runtime keeps the request, and frees
+    // it and the buffer when the start completes.
+    Active->OwnsBuffer = true;
+    Active->FreesHandle = true;
+    Pendings.orphan(*Request, std::move(*Active));
+    *Request = MPI_REQUEST_NULL;
+    Rc = MPI_SUCCESS;
+    return true;
+  }
+  Rc = PMPI_Request_free(Request);
+  BufferPool::get().release(P->Packed, P->Bytes);
+  return true;
+}
+
+} // namespace ddtc
+
+DDTC_EXPORT int MPI_Send_init(const void *buf, int count,
+                              MPI_Datatype datatype, int dest, int tag,
+                              MPI_Comm comm, MPI_Request *request) {
+  return initPacked(buf, count, datatype, dest, comm, /*IsReceive=*/false,
+                    SubstitutedCall::SendInit, request,
+                    [&](const void *B, MPI_Count N, MPI_Datatype T) {
+                      return DDTC_MPI_COUNT_FN(PMPI_Send_init)(
+                          B, countArg(N), T, dest, tag, comm, request);
+                    });
+}
+
+DDTC_EXPORT int MPI_Ssend_init(const void *buf, int count,
+                               MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm, MPI_Request *request) {
+  return initPacked(buf, count, datatype, dest, comm, /*IsReceive=*/false,
+                    SubstitutedCall::SsendInit, request,
+                    [&](const void *B, MPI_Count N, MPI_Datatype T) {
+                      return DDTC_MPI_COUNT_FN(PMPI_Ssend_init)(
+                          B, countArg(N), T, dest, tag, comm, request);
+                    });
+}
+
+DDTC_EXPORT int MPI_Rsend_init(const void *buf, int count,
+                               MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm, MPI_Request *request) {
+  return initPacked(buf, count, datatype, dest, comm, /*IsReceive=*/false,
+                    SubstitutedCall::RsendInit, request,
+                    [&](const void *B, MPI_Count N, MPI_Datatype T) {
+                      return DDTC_MPI_COUNT_FN(PMPI_Rsend_init)(
+                          B, countArg(N), T, dest, tag, comm, request);
+                    });
+}
+
+DDTC_EXPORT int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype,
+                              int source, int tag, MPI_Comm comm,
+                              MPI_Request *request) {
+  return initPacked(buf, count, datatype, source, comm, /*IsReceive=*/true,
+                    SubstitutedCall::RecvInit, request,
+                    [&](const void *B, MPI_Count N, MPI_Datatype T) {
+                      return DDTC_MPI_COUNT_FN(PMPI_Recv_init)(
+                          const_cast<void *>(B), countArg(N), T, source, tag,
+                          comm, request);
+                    });
+}
+
+DDTC_EXPORT int MPI_Start(MPI_Request *request) {
+  std::optional<PersistentRequest> P = PersistentTable::get().find(*request);
+  if (!P)
+    return PMPI_Start(request);
+  beforeStart(*P);
+  int Rc = PMPI_Start(request);
+  if (Rc == MPI_SUCCESS)
+    afterStart(*request, *P);
+  return Rc;
+}
+
+DDTC_EXPORT int MPI_Startall(int count, MPI_Request array_of_requests[]) {
+  PersistentTable &Table = PersistentTable::get();
+  if (Table.empty() || count <= 0)
+    return PMPI_Startall(count, array_of_requests);
+  std::vector<std::optional<PersistentRequest>> Ps(
+      static_cast<size_t>(count));
+  for (int I = 0; I < count; ++I)
+    if ((Ps[I] = Table.find(array_of_requests[I])))
+      beforeStart(*Ps[I]);
+  int Rc = PMPI_Startall(count, array_of_requests);
+  // MPI_Startall starts every request or reports an error; on an error
+  // nothing is known to be started, and none is made pending.
+  if (Rc == MPI_SUCCESS)
+    for (int I = 0; I < count; ++I)
+      if (Ps[I])
+        afterStart(array_of_requests[I], *Ps[I]);
+  return Rc;
+}
