@@ -42,7 +42,8 @@ const char *getCallName(SubstitutedCall C) {
       "MPI_Send", "MPI_Ssend",    "MPI_Isend", "MPI_Issend",
       "MPI_Recv", "MPI_Irecv",    "MPI_Sendrecv", "MPI_Bcast",
       "MPI_Allgather", "MPI_Pack", "MPI_Unpack", "MPI_Send_init",
-      "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Recv_init"};
+      "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Recv_init", "MPI_Rsend",
+      "MPI_Irsend"};
   return Names[static_cast<size_t>(C)];
 }
 

@@ -118,6 +118,27 @@ DDTC_EXPORT int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype,
                     });
 }
 
+DDTC_EXPORT int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype,
+                          int dest, int tag, MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Rsend);
+  return sendPacked(buf, count, datatype, dest, comm,
+                    [&](const void *B, MPI_Count N, MPI_Datatype T) {
+                      return DDTC_MPI_COUNT_FN(PMPI_Rsend)(B, countArg(N), T,
+                                                           dest, tag, comm);
+                    });
+}
+
+DDTC_EXPORT int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype,
+                           int dest, int tag, MPI_Comm comm,
+                           MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Irsend);
+  return startPacked(buf, count, datatype, dest, comm, /*IsReceive=*/false,
+                     request, [&](const void *B, MPI_Count N, MPI_Datatype T) {
+                       return DDTC_MPI_COUNT_FN(PMPI_Irsend)(
+                           B, countArg(N), T, dest, tag, comm, request);
+                     });
+}
+
 DDTC_EXPORT int MPI_Isend(const void *buf, int count, MPI_Datatype datatype,
                           int dest, int tag, MPI_Comm comm,
                           MPI_Request *request) {

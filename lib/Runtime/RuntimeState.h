@@ -29,9 +29,9 @@ namespace ddtc {
 /// the counts below, which know only the binding, charge that call.
 enum class SubstitutedCall : unsigned char {
   Send, Ssend, Isend, Issend, Recv, Irecv, Sendrecv, Bcast, Allgather,
-  Pack, Unpack, SendInit, SsendInit, RsendInit, RecvInit,
+  Pack, Unpack, SendInit, SsendInit, RsendInit, RecvInit, Rsend, Irsend,
 };
-constexpr size_t NumSubstitutedCalls = 15;
+constexpr size_t NumSubstitutedCalls = 17;
 /// The MPI name of C ("MPI_Send").
 const char *getCallName(SubstitutedCall C);
 

@@ -28,6 +28,8 @@
 //                 MPI_Start) with another send buffer each time; the same
 //                 with MPI_Ssend_init (persistent-ssend); a send request
 //                 freed while active (persistent-free)
+//   rsend         MPI_Rsend, MPI_Irsend (irsend) and MPI_Rsend_init
+//                 (rsend-init) once the receive is posted
 //   sendrecv      MPI_Sendrecv around a ring of all ranks
 //   bcast         MPI_Bcast from rank 0 and from the last rank
 //   allgather     MPI_Allgather, and MPI_Allgather with MPI_IN_PLACE
@@ -244,6 +246,7 @@ public:
     nonBlocking();
     twoInFlight();
     persistent();
+    ready();
     sendrecv();
     if (!P2POnly)
       collectives();
@@ -439,6 +442,42 @@ private:
                  peer(), 99, Comm, MPI_STATUS_IGNORE);
     MPI_Request_free(&Req[0]);
     report("persistent-free", Name, R.digest() + " " + countOf(St, H));
+  }
+
+  /// Ready-mode sends, each after the receive is posted: MPI_Rsend,
+  /// MPI_Irsend and a start of MPI_Rsend_init.
+  void ready() {
+    if (!inPair())
+      return;
+    const char *Ops[] = {"rsend", "irsend", "rsend-init"};
+    for (int K = 0; K < 3; ++K) {
+      TypedBuffer S = send(80 + K), R = recv(80 + K);
+      int Tag = 80 + K;
+      MPI_Request Req = MPI_REQUEST_NULL;
+      MPI_Status St;
+      if (Rank == 1)
+        MPI_Irecv(R.base(), Count, H, 0, Tag, Comm, &Req);
+      // Rank 0 sends once rank 1's receive is posted.
+      MPI_Sendrecv(nullptr, 0, MPI_BYTE, peer(), 98, nullptr, 0, MPI_BYTE,
+                   peer(), 98, Comm, MPI_STATUS_IGNORE);
+      if (Rank == 0) {
+        if (K == 0) {
+          MPI_Rsend(S.base(), Count, H, 1, Tag, Comm);
+        } else if (K == 1) {
+          MPI_Irsend(S.base(), Count, H, 1, Tag, Comm, &Req);
+          MPI_Wait(&Req, MPI_STATUS_IGNORE);
+        } else {
+          MPI_Rsend_init(S.base(), Count, H, 1, Tag, Comm, &Req);
+          MPI_Start(&Req);
+          MPI_Wait(&Req, MPI_STATUS_IGNORE);
+          MPI_Request_free(&Req);
+        }
+        report(Ops[K], Name, "sent");
+      } else {
+        MPI_Wait(&Req, &St);
+        report(Ops[K], Name, R.digest() + " " + countOf(St, H));
+      }
+    }
   }
 
   void sendrecv() {
