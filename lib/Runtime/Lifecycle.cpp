@@ -43,7 +43,7 @@ const char *getCallName(SubstitutedCall C) {
       "MPI_Recv", "MPI_Irecv",    "MPI_Sendrecv", "MPI_Bcast",
       "MPI_Allgather", "MPI_Pack", "MPI_Unpack", "MPI_Send_init",
       "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Recv_init", "MPI_Rsend",
-      "MPI_Irsend"};
+      "MPI_Irsend", "MPI_Sendrecv_replace"};
   return Names[static_cast<size_t>(C)];
 }
 
@@ -206,21 +206,6 @@ std::string report() {
       "  \"split_sends\": " + std::to_string(SplitSends::get().count()) + ",\n";
   J += "  \"sent_in_forms\": " + std::to_string(R.Formed.load()) + ",\n";
   J += "  \"typed_large_blocks\": " + std::to_string(R.Typed.load()) + ",\n";
-  // Per call, the calls that had a derived type (the others are not
-  // counted anywhere).
-  J += "  \"calls\": {";
-  bool FirstCall = true;
-  for (size_t C = 0; C < NumSubstitutedCalls; ++C) {
-    uint64_t Sub = R.CallSubstituted[C].load(), Passed = R.CallPassed[C].load();
-    if (Sub == 0 && Passed == 0)
-      continue;
-    J += std::string(FirstCall ? "" : ", ") +
-         jsonQuote(getCallName(static_cast<SubstitutedCall>(C))) +
-         ": {\"substituted\": " + std::to_string(Sub) +
-         ", \"passed_through\": " + std::to_string(Passed) + "}";
-    FirstCall = false;
-  }
-  J += "},\n";
   // The settings in force, where they came from and, within a node and
   // between nodes, what they are: a report says which machine's
   // measurement a run used.
@@ -250,6 +235,21 @@ std::string report() {
       "  \"pending_at_finalize\": " + std::to_string(R.Requests.size()) + ",\n";
   J += "  \"buffers_outstanding\": " +
        std::to_string(BufferPool::get().outstanding()) + ",\n";
+  // Per call, the calls that had a derived type (the others are not
+  // counted anywhere).
+  J += "  \"calls\": {";
+  bool FirstCall = true;
+  for (size_t C = 0; C < NumSubstitutedCalls; ++C) {
+    uint64_t Sub = R.CallSubstituted[C].load(), Passed = R.CallPassed[C].load();
+    if (Sub == 0 && Passed == 0)
+      continue;
+    J += std::string(FirstCall ? "" : ", ") +
+         jsonQuote(getCallName(static_cast<SubstitutedCall>(C))) +
+         ": {\"substituted\": " + std::to_string(Sub) +
+         ", \"passed_through\": " + std::to_string(Passed) + "}";
+    FirstCall = false;
+  }
+  J += "},\n";
   J += "  \"kernel_libraries\": [";
   bool First = true;
   for (const auto &[Path, N] : KernelRegistry::get().getLibraries()) {

@@ -201,12 +201,17 @@ DDTC_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype,
   return Rc;
 }
 
-DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
-                             MPI_Datatype sendtype, int dest, int sendtag,
-                             void *recvbuf, int recvcount,
-                             MPI_Datatype recvtype, int source, int recvtag,
-                             MPI_Comm comm, MPI_Status *status) {
-  CallScope Scope(SubstitutedCall::Sendrecv);
+namespace {
+
+/// MPI_Sendrecv and MPI_Sendrecv_replace: each side substituted on its own,
+/// one of them packed into a buffer of its own, so that the two never
+/// share memory in MPI. Plain(SendType, RecvType) makes the call as the
+/// program wrote it, with the types to hand MPI.
+template <typename PlainFn>
+int sendrecvPacked(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                   int dest, int sendtag, void *recvbuf, int recvcount,
+                   MPI_Datatype recvtype, int source, int recvtag,
+                   MPI_Comm comm, MPI_Status *status, PlainFn Plain) {
   RuntimeState &R = runtime();
   MPI_Datatype SendPassed, RecvPassed;
   bool SendRemote = false, RecvRemote = false;
@@ -215,8 +220,7 @@ DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
   BindingRef RB = R.substitutableMessage(recvtype, recvcount, comm, source,
                                          RecvRemote, RecvPassed);
   if (!SB && !RB)
-    return PMPI_Sendrecv(sendbuf, sendcount, SendPassed, dest, sendtag, recvbuf,
-                         recvcount, RecvPassed, source, recvtag, comm, status);
+    return Plain(SendPassed, RecvPassed);
   uint64_t SendBytes = SB ? sendcount * SB->Size : 0;
   uint64_t RecvBytes = RB ? recvcount * RB->Size : 0;
   PooledBuffer SendPacked(SplitSends::get().bufferBytes(SendBytes, SendRemote)),
@@ -227,8 +231,7 @@ DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
   if (RB && !staged(R, *RB, RecvPacked.data()))
     RB = nullptr;
   if (!SB && !RB)
-    return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
-                         recvcount, recvtype, source, recvtag, comm, status);
+    return Plain(sendtype, recvtype);
   const void *SBuf = sendbuf;
   MPI_Count SCount = sendcount;
   MPI_Datatype SType = SendPassed;
@@ -258,6 +261,40 @@ DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
     R.noteSubstituted(*RB, static_cast<uint64_t>(Got));
   }
   return Rc;
+}
+
+} // namespace
+
+DDTC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, int dest, int sendtag,
+                             void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, int source, int recvtag,
+                             MPI_Comm comm, MPI_Status *status) {
+  CallScope Scope(SubstitutedCall::Sendrecv);
+  return sendrecvPacked(
+      sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+      recvtype, source, recvtag, comm, status,
+      [&](MPI_Datatype SendType, MPI_Datatype RecvType) {
+        return PMPI_Sendrecv(sendbuf, sendcount, SendType, dest, sendtag,
+                             recvbuf, recvcount, RecvType, source, recvtag,
+                             comm, status);
+      });
+}
+
+DDTC_EXPORT int MPI_Sendrecv_replace(void *buf, int count,
+                                     MPI_Datatype datatype, int dest,
+                                     int sendtag, int source, int recvtag,
+                                     MPI_Comm comm, MPI_Status *status) {
+  CallScope Scope(SubstitutedCall::SendrecvReplace);
+  // As written, MPI_Sendrecv_replace itself (with the program's type: a
+  // form for sends would be one side's only).
+  return sendrecvPacked(buf, count, datatype, dest, sendtag, buf, count,
+                        datatype, source, recvtag, comm, status,
+                        [&](MPI_Datatype, MPI_Datatype) {
+                          return PMPI_Sendrecv_replace(buf, count, datatype,
+                                                       dest, sendtag, source,
+                                                       recvtag, comm, status);
+                        });
 }
 
 //===----------------------------------------------------------------------===//

@@ -30,8 +30,9 @@ namespace ddtc {
 enum class SubstitutedCall : unsigned char {
   Send, Ssend, Isend, Issend, Recv, Irecv, Sendrecv, Bcast, Allgather,
   Pack, Unpack, SendInit, SsendInit, RsendInit, RecvInit, Rsend, Irsend,
+  SendrecvReplace,
 };
-constexpr size_t NumSubstitutedCalls = 17;
+constexpr size_t NumSubstitutedCalls = 18;
 /// The MPI name of C ("MPI_Send").
 const char *getCallName(SubstitutedCall C);
 

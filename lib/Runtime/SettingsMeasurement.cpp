@@ -18,6 +18,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -178,6 +180,45 @@ std::string runUntil(const std::vector<std::string> &Argv,
              : "it was killed by signal " + std::to_string(WTERMSIG(Status));
 }
 
+/// This process's job on this node, as the failure marker names it: the
+/// parent process (the launcher's proxy, which started every rank of the
+/// job on this node) and when that process started, so that a recycled
+/// process id is another job.
+std::string jobOnThisNode() {
+  pid_t Parent = getppid();
+  std::string Stat;
+  if (FILE *F = std::fopen(("/proc/" + std::to_string(Parent) + "/stat").c_str(),
+                           "r")) {
+    char Buf[1024];
+    size_t N = std::fread(Buf, 1, sizeof Buf - 1, F);
+    std::fclose(F);
+    Stat.assign(Buf, N);
+  }
+  // Field 22, the start time, counted after the command's closing paren.
+  std::string Start;
+  if (size_t Paren = Stat.rfind(')'); Paren != std::string::npos) {
+    std::istringstream In(Stat.substr(Paren + 1));
+    std::string Field;
+    for (int I = 3; I <= 22 && In >> Field; ++I)
+      if (I == 22)
+        Start = Field;
+  }
+  return std::to_string(Parent) + " " + Start;
+}
+
+/// The reason the measurement failed for this job, if a rank of it on
+/// this node already tried (the marker at Path): the job's other ranks then
+/// use the defaults too, at once, rather than measure again and perhaps
+/// succeed -- every rank of a node runs with the same settings.
+std::optional<std::string> failedForThisJob(const std::string &Path) {
+  std::ifstream In(Path);
+  std::string Job, Why;
+  if (!In || !std::getline(In, Job) || !std::getline(In, Why) ||
+      Job != jobOnThisNode())
+    return std::nullopt;
+  return Why;
+}
+
 } // namespace
 
 Measurement measureSettings(const MachineIdentity &Id) {
@@ -195,7 +236,8 @@ Measurement measureSettings(const MachineIdentity &Id) {
   }
   std::string Path = storedSettingsPath(Dir, Id.Node, Id.Library);
   std::string Base = Path.substr(0, Path.size() - 5); // without ".conf"
-  std::string LockPath = Base + ".lock", Log = Base + ".log";
+  std::string LockPath = Base + ".lock", Log = Base + ".log",
+              FailedPath = Base + ".failed";
   double Budget = budgetSeconds(), Timeout = Budget * 1.5 + 5;
   auto Start = Clock::now();
   // Waiting for another rank's measurement counts against the same bound.
@@ -216,7 +258,10 @@ Measurement measureSettings(const MachineIdentity &Id) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  if (!storedIsValid(Id)) {
+  if (std::optional<std::string> Why = failedForThisJob(FailedPath);
+      Why && !storedIsValid(Id)) {
+    M.Failure = *Why;
+  } else if (!storedIsValid(Id)) {
     std::vector<std::string> Argv = launcher();
     for (const char *A : {"-n", "2"})
       Argv.push_back(A);
@@ -237,6 +282,12 @@ Measurement measureSettings(const MachineIdentity &Id) {
       M.Failure = "the measurement stored no settings for this node type and "
                   "MPI library (its output: " +
                   Log + ")";
+    if (M.Failure.empty()) {
+      unlink(FailedPath.c_str());
+    } else if (FILE *F = std::fopen(FailedPath.c_str(), "w")) {
+      std::fprintf(F, "%s\n%s\n", jobOnThisNode().c_str(), M.Failure.c_str());
+      std::fclose(F);
+    }
   }
   M.Seconds = std::chrono::duration<double>(Clock::now() - Start).count();
   close(Lock); // releases the lock
