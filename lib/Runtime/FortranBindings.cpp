@@ -218,6 +218,25 @@ struct Aints : Passed {
   MPI_Aint *c() const { return P; }
 };
 
+/// An address given as an INTEGER (MPI-1's constructors).
+struct IntAint : Passed {
+  using Fortran = MPI_Fint *;
+  MPI_Aint V;
+  explicit IntAint(MPI_Fint *F) : V(*F) {}
+  MPI_Aint c() const { return V; }
+};
+
+/// N addresses given as INTEGERs.
+struct IntsAints : Passed {
+  using Fortran = MPI_Fint *;
+  Scratch<MPI_Aint> V;
+  IntsAints(MPI_Fint *F, int N) : V(N) {
+    for (int I = 0; I < N; ++I)
+      V[I] = F[I];
+  }
+  MPI_Aint *c() { return V.data(); }
+};
+
 /// An input handle of the class whose conversion is F2c.
 template <typename Handle, Handle (*F2c)(MPI_Fint)> struct In {
   using Fortran = MPI_Fint *;
@@ -495,11 +514,13 @@ int initThreadFromFortran(int Required, int *Provided) {
         CFunction DDTC_FORTRAN_EACH(DDTC_FORTRAN_CONVERT, __VA_ARGS__));       \
   }
 
-#define DDTC_FORTRAN_ENTRIES(CFunction, Lower, Upper, ...)                     \
+#define DDTC_FORTRAN_ENTRIES_77(CFunction, Lower, Upper, ...)                  \
   DDTC_FORTRAN_ENTRY(mpi_##Lower, CFunction, __VA_ARGS__)                      \
   DDTC_FORTRAN_ENTRY(mpi_##Lower##_, CFunction, __VA_ARGS__)                   \
   DDTC_FORTRAN_ENTRY(mpi_##Lower##__, CFunction, __VA_ARGS__)                  \
-  DDTC_FORTRAN_ENTRY(MPI_##Upper, CFunction, __VA_ARGS__)                      \
+  DDTC_FORTRAN_ENTRY(MPI_##Upper, CFunction, __VA_ARGS__)
+#define DDTC_FORTRAN_ENTRIES(CFunction, Lower, Upper, ...)                     \
+  DDTC_FORTRAN_ENTRIES_77(CFunction, Lower, Upper, __VA_ARGS__)                \
   DDTC_FORTRAN_ENTRY(mpi_##Lower##_f08_, CFunction, __VA_ARGS__)
 
 // The rows of this library: DDTC_FORTRAN_TRACE or DDTC_FORTRAN_RT is
@@ -518,6 +539,9 @@ int initThreadFromFortran(int Required, int *Provided) {
 #define DDTC_FORTRAN(Libraries, CFunction, Lower, Upper, ...)                  \
   DDTC_FORTRAN_IN_##Libraries(                                                 \
       DDTC_FORTRAN_ENTRIES(CFunction, Lower, Upper, __VA_ARGS__))
+#define DDTC_FORTRAN_77(Libraries, CFunction, Lower, Upper, ...)               \
+  DDTC_FORTRAN_IN_##Libraries(                                                 \
+      DDTC_FORTRAN_ENTRIES_77(CFunction, Lower, Upper, __VA_ARGS__))
 #include "FortranCalls.def"
 
 // MPI_Type_set_name: the name is a Fortran string, whose length comes after

@@ -8,7 +8,9 @@
 ! (-DBINDING_F08).
 !
 ! It builds a vector, an indexed, a struct and a subarray type (named with
-! MPI_Type_set_name) and a struct of absolute addresses, and exchanges them
+! MPI_Type_set_name; with mpif.h and `use mpi`, an MPI_Type_hvector of
+! MPI-1 too, which it only describes) and a struct of absolute addresses,
+! and exchanges them
 ! between two ranks: MPI_Send/MPI_Recv, MPI_Sendrecv, MPI_Irecv/MPI_Isend
 ! completed by MPI_Waitall, MPI_Waitany and MPI_Test, MPI_Bcast,
 ! MPI_Allgather (also with MPI_IN_PLACE), MPI_Pack/MPI_Unpack, and the
@@ -72,7 +74,7 @@ program fortran_exchange
     double precision :: d
   end type pair
 
-  DATATYPE :: vec, idx, rec, sub, absolute, bad
+  DATATYPE :: vec, idx, rec, sub, absolute, bad, oldhv
   logical :: vmask(NV), imask(NI), smask(NS)
   double precision :: vsend(NV), vrecv(NV), vall(2 * NV)
   real :: isend(NI), irecv(NI), iall(2 * NI)
@@ -125,6 +127,12 @@ program fortran_exchange
   call MPI_Get_address(absd, disps(2), ierr)
   call MPI_Type_create_struct(2, [3, 2], disps, &
                               [MPI_INTEGER, MPI_DOUBLE_PRECISION], absolute, ierr)
+#if !defined(BINDING_F08)
+  ! MPI-1's MPI_Type_hvector, removed in MPI-3: mpif.h and `use mpi` keep it.
+  call MPI_Type_hvector(2, 1, 12, MPI_INTEGER, oldhv, ierr)
+  call MPI_Type_set_name(oldhv, 'old_hvector', ierr)
+  call MPI_Type_commit(oldhv, ierr)
+#endif
   call MPI_Type_set_name(vec, 'vec', ierr)
   call MPI_Type_set_name(idx, 'idx', ierr)
   call MPI_Type_set_name(rec, 'rec', ierr)
@@ -142,6 +150,9 @@ program fortran_exchange
   call describe('idx', idx)
   call describe('rec', rec)
   call describe('sub', sub)
+#if !defined(BINDING_F08)
+  call describe('old_hvector', oldhv)
+#endif
   close (10)
 
   ! Blocking: rank 0 sends first; the receive's status is checked.
