@@ -1,27 +1,33 @@
-//===- lib/Runtime/FortranBindings.cpp - Fortran entry points (Open MPI) --===//
+//===- lib/Runtime/FortranBindings.cpp - Fortran entry points -------------===//
 //
-// Open MPI's Fortran bindings (libmpi_mpifh.so for mpif.h and `use mpi`,
-// libmpi_usempif08.so for `use mpi_f08`) call the PMPI_ functions
-// directly, so the C wrappers of the preload libraries never see a Fortran
-// program's calls. This file, compiled into the Open MPI family's libraries
-// only, defines the Fortran entry points of FortranCalls.def themselves: each
-// converts its arguments as Open MPI's own binding does, calls the
-// library's C wrapper (so tracing and substitution are the C path's, not a
-// copy of it), converts back what the call returned and stores the error
-// code in ierr. Under MPICH the Fortran bindings call the C MPI_ functions,
-// which the C wrappers see already: these entry points would count every
-// call twice there.
+// The preload libraries wrap C functions, and some Fortran bindings never
+// call them: Open MPI's (libmpi_mpifh.so for mpif.h and `use mpi`,
+// libmpi_usempif08.so for `use mpi_f08`) call the PMPI_ functions directly,
+// and MPICH's `use mpi_f08` calls them for every call without a buffer
+// (MPI_Init, the constructors, MPI_Type_commit, MPI_Wait, ...). This file
+// defines those Fortran entry points (FortranCalls.def) in the libraries
+// themselves: each converts its arguments as the MPI library's own binding
+// does, calls the library's C wrapper (so tracing and substitution are the
+// C path's, not a copy of it), converts back what the call returned and
+// stores the error code in ierr. Entry points whose binding calls the C
+// MPI_ functions -- MPICH's mpif.h and `use mpi`, and its `use mpi_f08` for
+// calls with a buffer -- are left to it: the C wrappers see those calls
+// already, and would count them twice.
 //
-// Each row gives five entry points: the manglings Open MPI exports for
-// mpif.h and `use mpi` (mpi_send, mpi_send_, mpi_send__, MPI_SEND) and the
-// `use mpi_f08` one (mpi_send_f08_), whose handles are a derived type of one
-// INTEGER, laid out as the integer handle, and whose ierror is OPTIONAL (a
-// null pointer when absent). The PMPI_ Fortran entry points stay Open MPI's.
+// Under Open MPI each row gives five entry points: the manglings it exports
+// for mpif.h and `use mpi` (mpi_send, mpi_send_, mpi_send__, MPI_SEND) and
+// the `use mpi_f08` one (mpi_send_f08_). Under MPICH the rows without a
+// buffer give their `use mpi_f08` one (mpi_type_commit_f08_). The handles
+// of mpi_f08 are a derived type of one INTEGER, laid out as the integer
+// handle, and its ierror is OPTIONAL (a null pointer when absent). The PMPI_
+// Fortran entry points stay the MPI library's.
 //
 // A call with a handle that Open MPI cannot convert (an invalid handle, for
 // which its f2c functions return a null pointer) goes to the next definition
 // of the same entry point, Open MPI's own binding, with its arguments as
-// they were: the program gets MPI's own error, unchanged.
+// they were: the program gets MPI's own error, unchanged. MPICH converts
+// every handle (its handles are the integers) and reports an invalid one in
+// the C call, as its own binding does.
 //
 //===----------------------------------------------------------------------===//
 #include "FortranCallSite.h"
@@ -30,6 +36,7 @@
 
 #include <dlfcn.h>
 
+#include <cstddef>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -44,6 +51,7 @@ namespace ddtc {
 thread_local constinit const void *FortranCallSite = nullptr;
 } // namespace ddtc
 
+#ifdef OPEN_MPI
 // Open MPI recognizes MPI_BOTTOM and MPI_IN_PLACE of Fortran by their
 // addresses: Fortran common blocks (mpif.h) or bind(C) variables
 // (mpi_f08) that libmpi.so defines under the Fortran compiler's mangling of
@@ -59,9 +67,36 @@ extern int mpi_fortran_in_place_ __attribute__((weak));
 extern int mpi_fortran_in_place__ __attribute__((weak));
 extern int MPI_FORTRAN_IN_PLACE __attribute__((weak));
 }
+#endif
 
 namespace ddtc::fortran {
 namespace {
+
+// The handle conversions, functions in Open MPI and macros in MPICH.
+MPI_Datatype typeF2c(MPI_Fint F) { return PMPI_Type_f2c(F); }
+MPI_Fint typeC2f(MPI_Datatype H) { return PMPI_Type_c2f(H); }
+MPI_Comm commF2c(MPI_Fint F) { return PMPI_Comm_f2c(F); }
+MPI_Request requestF2c(MPI_Fint F) { return PMPI_Request_f2c(F); }
+MPI_Fint requestC2f(MPI_Request H) { return PMPI_Request_c2f(H); }
+
+/// Whether the f2c conversion of a handle succeeded.
+template <typename Handle> bool converted(Handle H) {
+#ifdef OPEN_MPI
+  return H != nullptr;
+#else
+  (void)H;
+  return true;
+#endif
+}
+
+#ifdef OPEN_MPI
+// Only Open MPI's rows with a buffer use what follows, up to the kinds
+// without a buffer.
+
+MPI_Op opF2c(MPI_Fint F) { return PMPI_Op_f2c(F); }
+MPI_Win winF2c(MPI_Fint F) { return PMPI_Win_f2c(F); }
+MPI_Message messageF2c(MPI_Fint F) { return PMPI_Message_f2c(F); }
+MPI_Fint messageC2f(MPI_Message H) { return PMPI_Message_c2f(H); }
 
 bool isBottom(const void *P) {
   return P && (P == &mpi_fortran_bottom || P == &mpi_fortran_bottom_ ||
@@ -73,19 +108,13 @@ bool isInPlace(const void *P) {
                P == &mpi_fortran_in_place__ || P == &MPI_FORTRAN_IN_PLACE);
 }
 
-// MPI_STATUS(ES)_IGNORE of Fortran, as the standard's C interface names them.
-bool isStatusIgnore(const MPI_Fint *P) { return P == MPI_F_STATUS_IGNORE; }
-bool isStatusesIgnore(const MPI_Fint *P) {
-  return P == MPI_F_STATUSES_IGNORE;
-}
-
-// The helpers of some rows only: the runtime's rows leave them unused.
+// The helpers of the trace library's rows: the runtime's leave them unused.
 
 /// The number of processes of a collective on the Fortran communicator
 /// Comm (the remote group of an intercommunicator); 0 for an invalid one,
 /// which the Comm argument hands to Open MPI's binding.
 [[maybe_unused]] int peersOf(const MPI_Fint *Comm) {
-  MPI_Comm C = PMPI_Comm_f2c(*Comm);
+  MPI_Comm C = commF2c(*Comm);
   int Inter = 0, N = 0;
   if (!C || PMPI_Comm_test_inter(C, &Inter) != MPI_SUCCESS)
     return 0;
@@ -99,7 +128,7 @@ bool isStatusesIgnore(const MPI_Fint *P) {
 /// The in- or out-degree of the process topology of the Fortran
 /// communicator Comm: the lengths of the neighborhood collectives' arrays.
 int degreeOf(const MPI_Fint *Comm, bool In) {
-  MPI_Comm C = PMPI_Comm_f2c(*Comm);
+  MPI_Comm C = commF2c(*Comm);
   int Topo = MPI_UNDEFINED;
   if (!C || PMPI_Topo_test(C, &Topo) != MPI_SUCCESS)
     return 0;
@@ -127,6 +156,44 @@ int degreeOf(const MPI_Fint *Comm, bool In) {
 [[maybe_unused]] int outDegreeOf(const MPI_Fint *Comm) {
   return degreeOf(Comm, false);
 }
+#endif
+
+// A Fortran status. Open MPI's mpi_f08 hands its statuses to the mpif.h
+// bindings: one layout, one MPI_STATUS(ES)_IGNORE (the standard's C names
+// of them) for all three bindings. MPICH's rows are of mpi_f08 alone, whose
+// type(MPI_Status) is MPI_F08_status, laid out as MPICH's C status.
+#ifdef OPEN_MPI
+using FortranStatus = MPI_Fint;
+bool isStatusIgnore(const FortranStatus *P) {
+  return P == MPI_F_STATUS_IGNORE;
+}
+bool isStatusesIgnore(const FortranStatus *P) {
+  return P == MPI_F_STATUSES_IGNORE;
+}
+void statusToFortran(const MPI_Status *C, FortranStatus *F) {
+  PMPI_Status_c2f(C, F);
+}
+FortranStatus *statusAt(FortranStatus *F, int I) {
+  return F + I * static_cast<int>(sizeof(MPI_Status) / sizeof(MPI_Fint));
+}
+#else
+using FortranStatus = MPI_F08_status;
+static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status) &&
+              offsetof(MPI_F08_status, MPI_SOURCE) ==
+                  offsetof(MPI_Status, MPI_SOURCE) &&
+              offsetof(MPI_F08_status, MPI_ERROR) ==
+                  offsetof(MPI_Status, MPI_ERROR));
+bool isStatusIgnore(const FortranStatus *P) {
+  return P == MPI_F08_STATUS_IGNORE;
+}
+bool isStatusesIgnore(const FortranStatus *P) {
+  return P == MPI_F08_STATUSES_IGNORE;
+}
+void statusToFortran(const MPI_Status *C, FortranStatus *F) {
+  std::memcpy(F, C, sizeof(MPI_Status));
+}
+FortranStatus *statusAt(FortranStatus *F, int I) { return F + I; }
+#endif
 
 /// Storage for N converted array elements, on the stack for the short
 /// arrays of most calls.
@@ -162,6 +229,7 @@ struct Passed {
   void finish(int) {}
 };
 
+#ifdef OPEN_MPI
 /// A buffer, which may be MPI_BOTTOM.
 struct Buf : Passed {
   using Fortran = void *;
@@ -186,6 +254,8 @@ struct Raw : Passed {
   explicit Raw(void *F) : P(F) {}
   void *c() const { return P; }
 };
+
+#endif
 
 struct Int : Passed {
   using Fortran = MPI_Fint *;
@@ -242,14 +312,16 @@ template <typename Handle, Handle (*F2c)(MPI_Fint)> struct In {
   using Fortran = MPI_Fint *;
   Handle H;
   explicit In(MPI_Fint *F) : H(F2c(*F)) {}
-  bool valid() const { return H != nullptr; }
+  bool valid() const { return converted(H); }
   Handle c() const { return H; }
   void finish(int) {}
 };
-using Type = In<MPI_Datatype, PMPI_Type_f2c>;
-using Comm = In<MPI_Comm, PMPI_Comm_f2c>;
-using Op = In<MPI_Op, PMPI_Op_f2c>;
-using Win = In<MPI_Win, PMPI_Win_f2c>;
+using Type = In<MPI_Datatype, typeF2c>;
+using Comm = In<MPI_Comm, commF2c>;
+#ifdef OPEN_MPI
+using Op = In<MPI_Op, opF2c>;
+using Win = In<MPI_Win, winF2c>;
+#endif
 
 /// An output handle: nothing is read.
 template <typename Handle, MPI_Fint (*C2f)(Handle)> struct Out {
@@ -264,8 +336,8 @@ template <typename Handle, MPI_Fint (*C2f)(Handle)> struct Out {
       *F = C2f(H);
   }
 };
-using TypeOut = Out<MPI_Datatype, PMPI_Type_c2f>;
-using RequestOut = Out<MPI_Request, PMPI_Request_c2f>;
+using TypeOut = Out<MPI_Datatype, typeC2f>;
+using RequestOut = Out<MPI_Request, requestC2f>;
 
 /// A handle the call reads and may change (a commit, a free, a completed
 /// request).
@@ -275,16 +347,18 @@ struct InOut {
   MPI_Fint *F;
   Handle H;
   explicit InOut(MPI_Fint *F) : F(F), H(F2c(*F)) {}
-  bool valid() const { return H != nullptr; }
+  bool valid() const { return converted(H); }
   Handle *c() { return &H; }
   void finish(int Rc) {
     if (Rc == MPI_SUCCESS)
       *F = C2f(H);
   }
 };
-using TypeInOut = InOut<MPI_Datatype, PMPI_Type_f2c, PMPI_Type_c2f>;
-using RequestInOut = InOut<MPI_Request, PMPI_Request_f2c, PMPI_Request_c2f>;
-using MessageInOut = InOut<MPI_Message, PMPI_Message_f2c, PMPI_Message_c2f>;
+using TypeInOut = InOut<MPI_Datatype, typeF2c, typeC2f>;
+using RequestInOut = InOut<MPI_Request, requestF2c, requestC2f>;
+#ifdef OPEN_MPI
+using MessageInOut = InOut<MPI_Message, messageF2c, messageC2f>;
+#endif
 
 /// An array of N input handles.
 struct Types : Passed {
@@ -293,7 +367,7 @@ struct Types : Passed {
   bool Valid = true;
   Types(MPI_Fint *F, int N) : H(N) {
     for (int I = 0; I < N; ++I)
-      Valid &= (H[I] = PMPI_Type_f2c(F[I])) != nullptr;
+      Valid &= converted(H[I] = typeF2c(F[I]));
   }
   bool valid() const { return Valid; }
   MPI_Datatype *c() { return H.data(); }
@@ -308,39 +382,39 @@ struct Requests {
   bool Valid = true;
   Requests(MPI_Fint *F, int N) : F(F), N(N), H(N) {
     for (int I = 0; I < N; ++I)
-      Valid &= (H[I] = PMPI_Request_f2c(F[I])) != nullptr;
+      Valid &= converted(H[I] = requestF2c(F[I]));
   }
   bool valid() const { return Valid; }
   MPI_Request *c() { return H.data(); }
   void finish(int Rc) {
     if (Rc == MPI_SUCCESS)
       for (int I = 0; I < N; ++I)
-        F[I] = PMPI_Request_c2f(H[I]);
+        F[I] = requestC2f(H[I]);
   }
 };
 
 /// A status, or MPI_STATUS_IGNORE.
 struct Status : Passed {
-  using Fortran = MPI_Fint *;
-  MPI_Fint *F;
+  using Fortran = FortranStatus *;
+  FortranStatus *F;
   MPI_Status S{};
-  explicit Status(MPI_Fint *F) : F(F) {}
+  explicit Status(FortranStatus *F) : F(F) {}
   MPI_Status *c() { return isStatusIgnore(F) ? MPI_STATUS_IGNORE : &S; }
   void finish(int Rc) {
     if (Rc == MPI_SUCCESS && !isStatusIgnore(F))
-      PMPI_Status_c2f(&S, F);
+      statusToFortran(&S, F);
   }
 };
 
 /// An array of N statuses, or MPI_STATUSES_IGNORE; of them the call fills
 /// the first *Written (unless MPI_UNDEFINED) where Written is given, else N.
 struct Statuses : Passed {
-  using Fortran = MPI_Fint *;
-  MPI_Fint *F;
+  using Fortran = FortranStatus *;
+  FortranStatus *F;
   int N;
   const MPI_Fint *Written;
   Scratch<MPI_Status> S;
-  Statuses(MPI_Fint *F, int N, const MPI_Fint *Written = nullptr)
+  Statuses(FortranStatus *F, int N, const MPI_Fint *Written = nullptr)
       : F(F), N(N), Written(Written), S(isStatusesIgnore(F) ? 0 : N) {}
   MPI_Status *c() {
     return isStatusesIgnore(F) ? MPI_STATUSES_IGNORE : S.data();
@@ -351,14 +425,13 @@ struct Statuses : Passed {
     int Filled = Written ? *Written : N;
     if (Filled == MPI_UNDEFINED)
       return;
-    constexpr int Size = sizeof(MPI_Status) / sizeof(MPI_Fint);
     for (int I = 0; I < Filled; ++I)
-      PMPI_Status_c2f(&S[I], F + I * Size);
+      statusToFortran(&S[I], statusAt(F, I));
   }
 };
 
-/// A LOGICAL the call sets. .TRUE. is 1, as gfortran has it (and Open MPI
-/// built with it).
+/// A LOGICAL the call sets. .TRUE. is 1, as gfortran has it (and the MPI
+/// libraries built with it).
 struct Flag : Passed {
   using Fortran = MPI_Fint *;
   MPI_Fint *F;
@@ -514,13 +587,14 @@ int initThreadFromFortran(int Required, int *Provided) {
         CFunction DDTC_FORTRAN_EACH(DDTC_FORTRAN_CONVERT, __VA_ARGS__));       \
   }
 
+// The entry points of a row: DDTC_FORTRAN_ENTRIES_77 those of mpif.h and
+// `use mpi`, DDTC_FORTRAN_ENTRY_F08 that of `use mpi_f08`.
 #define DDTC_FORTRAN_ENTRIES_77(CFunction, Lower, Upper, ...)                  \
   DDTC_FORTRAN_ENTRY(mpi_##Lower, CFunction, __VA_ARGS__)                      \
   DDTC_FORTRAN_ENTRY(mpi_##Lower##_, CFunction, __VA_ARGS__)                   \
   DDTC_FORTRAN_ENTRY(mpi_##Lower##__, CFunction, __VA_ARGS__)                  \
   DDTC_FORTRAN_ENTRY(MPI_##Upper, CFunction, __VA_ARGS__)
-#define DDTC_FORTRAN_ENTRIES(CFunction, Lower, Upper, ...)                     \
-  DDTC_FORTRAN_ENTRIES_77(CFunction, Lower, Upper, __VA_ARGS__)                \
+#define DDTC_FORTRAN_ENTRY_F08(CFunction, Lower, Upper, ...)                   \
   DDTC_FORTRAN_ENTRY(mpi_##Lower##_f08_, CFunction, __VA_ARGS__)
 
 // The rows of this library: DDTC_FORTRAN_TRACE or DDTC_FORTRAN_RT is
@@ -536,12 +610,21 @@ int initThreadFromFortran(int Required, int *Provided) {
 #error "FortranBindings.cpp is built into one of the preload libraries"
 #endif
 
+// Which entry points each kind of row gives in the family's library.
+#ifdef OPEN_MPI
 #define DDTC_FORTRAN(Libraries, CFunction, Lower, Upper, ...)                  \
   DDTC_FORTRAN_IN_##Libraries(                                                 \
-      DDTC_FORTRAN_ENTRIES(CFunction, Lower, Upper, __VA_ARGS__))
+      DDTC_FORTRAN_ENTRIES_77(CFunction, Lower, Upper, __VA_ARGS__)            \
+          DDTC_FORTRAN_ENTRY_F08(CFunction, Lower, Upper, __VA_ARGS__))
+#define DDTC_FORTRAN_BUF(...) DDTC_FORTRAN(__VA_ARGS__)
 #define DDTC_FORTRAN_77(Libraries, CFunction, Lower, Upper, ...)               \
   DDTC_FORTRAN_IN_##Libraries(                                                 \
       DDTC_FORTRAN_ENTRIES_77(CFunction, Lower, Upper, __VA_ARGS__))
+#else
+#define DDTC_FORTRAN(Libraries, CFunction, Lower, Upper, ...)                  \
+  DDTC_FORTRAN_IN_##Libraries(                                                 \
+      DDTC_FORTRAN_ENTRY_F08(CFunction, Lower, Upper, __VA_ARGS__))
+#endif
 #include "FortranCalls.def"
 
 // MPI_Type_set_name: the name is a Fortran string, whose length comes after
@@ -550,18 +633,20 @@ int initThreadFromFortran(int Required, int *Provided) {
   DDTC_EXPORT void Symbol(MPI_Fint *datatype, const char *type_name,          \
                           MPI_Fint *ierr, int name_len) {                      \
     using namespace ddtc::fortran;                                             \
-    MPI_Datatype T = PMPI_Type_f2c(*datatype);                                 \
+    MPI_Datatype T = typeF2c(*datatype);                                       \
     static auto Next = nextDefinition<decltype(&Symbol)>(#Symbol);             \
-    if (!T && Next)                                                            \
+    if (!converted(T) && Next)                                                 \
       return Next(datatype, type_name, ierr, name_len);                        \
     int Rc = MPI_Type_set_name(T, fromFortran(type_name, name_len).c_str());   \
     if (ierr)                                                                  \
       *ierr = Rc;                                                              \
   }
 #if defined(DDTC_FORTRAN_TRACE)
+#ifdef OPEN_MPI
 DDTC_FORTRAN_SET_NAME(mpi_type_set_name)
 DDTC_FORTRAN_SET_NAME(mpi_type_set_name_)
 DDTC_FORTRAN_SET_NAME(mpi_type_set_name__)
 DDTC_FORTRAN_SET_NAME(MPI_TYPE_SET_NAME)
+#endif
 DDTC_FORTRAN_SET_NAME(mpi_type_set_name_f08_)
 #endif

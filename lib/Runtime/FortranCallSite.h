@@ -5,7 +5,7 @@
 // x-source must name the program's call instead. The Fortran entry point
 // keeps the program's return address for the length of the call, and
 // programCallSite picks it over the C wrapper's own return address.
-// Only Open MPI's libraries have Fortran entry points (DDTC_FORTRAN_BINDINGS).
+// DDTC_FORTRAN_BINDINGS says the library has Fortran entry points.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DDTC_LIB_RUNTIME_FORTRANCALLSITE_H
