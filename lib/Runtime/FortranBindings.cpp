@@ -90,8 +90,8 @@ template <typename Handle> bool converted(Handle H) {
 }
 
 #ifdef OPEN_MPI
-// Only Open MPI's rows with a buffer use what follows, up to the kinds
-// without a buffer.
+// What follows, to the #endif, serves Open MPI's rows with a buffer alone
+// (MPICH's mpi_f08 makes those calls through its C functions).
 
 MPI_Op opF2c(MPI_Fint F) { return PMPI_Op_f2c(F); }
 MPI_Win winF2c(MPI_Fint F) { return PMPI_Win_f2c(F); }
@@ -247,14 +247,14 @@ struct InPlaceBuf : Passed {
   void *c() const { return P; }
 };
 
-/// A buffer that MPI never reads as MPI_BOTTOM (a packed buffer).
+/// A buffer Open MPI's binding passes as it is: the packed side of
+/// MPI_Pack and MPI_Unpack.
 struct Raw : Passed {
   using Fortran = void *;
   void *P;
   explicit Raw(void *F) : P(F) {}
   void *c() const { return P; }
 };
-
 #endif
 
 struct Int : Passed {
