@@ -516,7 +516,7 @@ int initThreadFromFortran(int Required, int *Provided) {
 }
 
 /// A Fortran string as C reads it: leading and trailing blanks dropped,
-/// as Open MPI's bindings do.
+/// as the bindings of both families do.
 [[maybe_unused]] std::string fromFortran(const char *S, int Length) {
   int Begin = 0, End = Length;
   while (Begin < End && S[Begin] == ' ')
