@@ -131,6 +131,15 @@ if config.have_mpi:
         else "contiguous\\|the MPI library lays out"))
     config.substitutions.append(("%mpiexec", config.mpiexec + " -n 1"))
     config.substitutions.append(("%mpicc", config.mpi_c_compiler))
+    # Fortran programs (test/Runtime/*-fortran*.test), with the family's
+    # wrapper of gfortran: -cpp for the choice of binding, -fwrapv for their
+    # hash, and -fallow-argument-mismatch for mpif.h, which declares no
+    # interfaces (gfortran 10 and later reject its calls without it).
+    import shutil
+    if config.mpi_fortran_compiler and shutil.which("gfortran"):
+        config.available_features.add("gfortran")
+        config.substitutions.append(("%mpifort", config.mpi_fortran_compiler +
+            " -cpp -fwrapv -fallow-argument-mismatch"))
 
 # The source front end (lib/Source): its tests read C and C++ with the mock
 # mpi.h of test/Source/Inputs, and the end-to-end ones with MPICH's header.

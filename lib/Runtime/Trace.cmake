@@ -17,8 +17,18 @@ set_target_properties(ddtcRuntimeSupport PROPERTIES POSITION_INDEPENDENT_CODE ON
 # Only the MPI_ wrappers are exported (the version script also hides the
 # C++ library's template instances): the IR compiled into the library must
 # not interpose on, or be interposed by, a program's own copy of ddtc.
+# The Fortran entry points are mpi_* (and MPI_*).
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/ddtc_trace.map
-  "{\n  global: MPI_*;\n  local: *;\n};\n")
+  "{\n  global: MPI_*; mpi_*;\n  local: *;\n};\n")
+
+# Open MPI's Fortran bindings, and MPICH's mpi_f08 for calls without a
+# buffer, call the PMPI_ functions directly: the libraries define those
+# Fortran entry points themselves (FortranBindings.cpp; Rows names the rows
+# of FortranCalls.def Target wraps).
+function(ddtc_add_fortran_bindings Target Rows)
+  target_sources(${Target} PRIVATE ${DDTC_TRACE_SOURCE_DIR}/FortranBindings.cpp)
+  target_compile_definitions(${Target} PRIVATE DDTC_FORTRAN_BINDINGS=1 ${Rows})
+endfunction()
 
 # libddtc_trace<Suffix>.so for the MPI of Family.
 set(DDTC_TRACE_SOURCE_DIR ${CMAKE_CURRENT_LIST_DIR})
@@ -37,6 +47,7 @@ function(ddtc_add_trace_library Suffix Family)
     LINK_DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/ddtc_trace.map)
   target_link_options(${Trace} PRIVATE -Wl,--no-undefined
     -Wl,--version-script=${CMAKE_CURRENT_BINARY_DIR}/ddtc_trace.map)
+  ddtc_add_fortran_bindings(${Trace} DDTC_FORTRAN_TRACE)
   install(TARGETS ${Trace} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endfunction()
 

@@ -18,6 +18,8 @@
 // type `x-bottom`.
 //
 //===----------------------------------------------------------------------===//
+#include "FortranCallSite.h"
+
 #include "ddtc/MPI/MPISupport.h"
 #include "ddtc/Runtime/Tracer.h"
 
@@ -309,7 +311,8 @@ private:
   DDTC_EXPORT int Name Params {                                                \
     int Err = P##Name Args;                                                    \
     if (Err == MPI_SUCCESS)                                                    \
-      Tracer::get().noteCreated(*newtype, __builtin_return_address(0));        \
+      Tracer::get().noteCreated(                                               \
+          *newtype, ddtc::programCallSite(__builtin_return_address(0)));       \
     return Err;                                                                \
   }
 #define DDTC_TRACE_USE(Name, Params, Args, Record)                             \
@@ -359,7 +362,8 @@ DDTC_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode) {
 DDTC_EXPORT int MPI_Type_commit(MPI_Datatype *datatype) {
   int Err = PMPI_Type_commit(datatype);
   if (Err == MPI_SUCCESS && datatype && !Tracer::isPredefinedHandle(*datatype))
-    Tracer::get().noteCommitted(*datatype, __builtin_return_address(0));
+    Tracer::get().noteCommitted(
+        *datatype, ddtc::programCallSite(__builtin_return_address(0)));
   return Err;
 }
 

@@ -1,9 +1,10 @@
 # trace-source.py TRACE PROGRAM SOURCE: checks the x-source of a trace.
 #
-# Every constructor call of SOURCE marked `/* SOURCE: NAME */` must be where
-# the x-source of the traced type NAME points: its object is PROGRAM's base
-# name and `addr2line -e PROGRAM OFFSET` gives the marked line. Prints
-# `source NAME ok` or `source NAME: ...` with the difference, per marker.
+# Every constructor call of SOURCE marked `/* SOURCE: NAME */` (in Fortran,
+# `! SOURCE: NAME`) must be where the x-source of the traced type NAME
+# points: its object is PROGRAM's base name and `addr2line -e PROGRAM
+# OFFSET` gives the marked line. Prints `source NAME ok` or `source NAME:
+# ...` with the difference, per marker.
 import json
 import os
 import re
@@ -16,7 +17,7 @@ with open(trace_path) as f:
 with open(source) as f:
     markers = [(m.group(1), number)
                for number, line in enumerate(f, start=1)
-               for m in [re.search(r"/\* SOURCE: (\w+) \*/", line)] if m]
+               for m in [re.search(r"(?:/\*|!) SOURCE: (\w+)", line)] if m]
 
 for name, line in markers:
     where = types.get(name, {}).get("x-source")
