@@ -21,6 +21,7 @@
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Support/UsageStatus.h"
+#include "ddtc/Target/MPICHRules.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include <CLI/CLI.hpp>
@@ -83,7 +84,7 @@ int run(const Options &O, const std::vector<MPI_Datatype> &Predefined) {
                  Costs.takeError().message().c_str());
     return 1;
   }
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Normalizer Norm(Ctx);
   YaksaModel Model;
   std::vector<Case> Cases;

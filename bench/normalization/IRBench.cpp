@@ -9,6 +9,7 @@
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/Reader/FormatReader.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <benchmark/benchmark.h>
 
@@ -38,7 +39,7 @@ void walkBenchmark(benchmark::State &State, const Type *T,
 
 /// vector(count, 1, 2, MPI_INT): one 4-byte run per element.
 void BM_WalkVector(benchmark::State &State) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   const int64_t Count = State.range(0);
   const Type *V =
       *Ctx.getVector(Count, 1, 2, Ctx.getPredefined(PredefinedId::Int));
@@ -51,7 +52,7 @@ BENCHMARK(BM_WalkVector)
 
 /// The same walk through a two-level tree: vector of hvector of double.
 void BM_WalkNested(benchmark::State &State) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   const Type *Inner =
       *Ctx.getHVector(64, 1, 24, Ctx.getPredefined(PredefinedId::Double));
   const Type *Outer = *Ctx.getHVector(State.range(0) / 64, 1, 4096, Inner);
@@ -73,7 +74,7 @@ void BM_ReadIndexedBlock(benchmark::State &State) {
   }
   Text += "], \"oldtype\": \"MPI_DOUBLE\"}]}";
   for (auto _ : State) {
-    TypeContext Ctx;
+    TypeContext Ctx(getMPICHRules());
     Module M(Ctx);
     Error E = readDescription(Text, M);
     if (E)

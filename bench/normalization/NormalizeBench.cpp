@@ -13,6 +13,7 @@
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Reader/ReadFile.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <benchmark/benchmark.h>
 
@@ -37,7 +38,7 @@ const Type *hiddenLattice(TypeContext &Ctx, int64_t Rows, int64_t Cols) {
 void BM_LatticeRecovery(benchmark::State &State) {
   for (auto _ : State) {
     State.PauseTiming();
-    TypeContext Ctx;
+    TypeContext Ctx(getMPICHRules());
     const Type *T = hiddenLattice(Ctx, 1000, 1000);
     State.ResumeTiming();
     Reconstructor R(Ctx);
@@ -67,7 +68,7 @@ void BM_SegmentDP(benchmark::State &State) {
   size_t Blocks = size_t(State.range(0));
   for (auto _ : State) {
     State.PauseTiming();
-    TypeContext Ctx;
+    TypeContext Ctx(getMPICHRules());
     const Type *T = irregular(Ctx, Blocks);
     State.ResumeTiming();
     Reconstructor R(Ctx);
@@ -96,7 +97,7 @@ void registerCorpus() {
         // Read once: timing pauses cost more than canonicalizing a type.
         // Fresh canonicalizers have empty memo tables; the nodes they
         // create exist after the first iteration, as in a long-running tool.
-        TypeContext Ctx;
+        TypeContext Ctx(getMPICHRules());
         Module M(Ctx);
         if (Error E = readAnyDescriptionFile(F.string(), M)) {
           S.SkipWithError(E.message().c_str());

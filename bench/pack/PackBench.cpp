@@ -74,6 +74,7 @@
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/Support/UsageStatus.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <CLI/CLI.hpp>
 #include <mpi.h>
@@ -609,7 +610,7 @@ int main(int argc, char **argv) {
         MpiBuilder Builder(Handles);
         std::vector<Row> Rows;
         for (size_t F = 0; F < O.Positional.size(); F += 2) {
-          TypeContext Ctx;
+          TypeContext Ctx(getMPICHRules());
           Module M(Ctx);
           if (Error Err = readAnyDescriptionFile(O.Positional[F], M))
             fail(Err.message());

@@ -77,6 +77,7 @@
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Support/UsageStatus.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include "Buffer.h"
 
@@ -534,7 +535,7 @@ int run(int Argc, char **Argv) {
                            : "name,bytes,nrep,type_median,type_mean,type_min,"
                              "type_max,ref_median,ref_mean,ref_min,ref_max\n");
   for (const std::string &Path : O.Files) {
-    TypeContext Ctx;
+    TypeContext Ctx(getMPICHRules());
     Module M(Ctx);
     if (Error E = readAnyDescriptionFile(Path, M))
       fail(E.message());

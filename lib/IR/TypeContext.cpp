@@ -14,7 +14,6 @@
 #include "LayoutRules.h"
 #include "TypeFingerprint.h"
 #include "ddtc/Support/CheckedInt.h"
-#include "ddtc/Target/MPICHRules.h"
 
 #include <algorithm>
 #include <cassert>
@@ -208,8 +207,6 @@ bool TypeContext::KeyEq::operator()(const NodeKey &A, const Type *B) const {
   return A.Kind == B->getKind() && std::ranges::equal(A.Ints, B->getInts()) &&
          std::ranges::equal(A.Operands, B->getOperands());
 }
-
-TypeContext::TypeContext() : TypeContext(getMPICHRules()) {}
 
 TypeContext::TypeContext(const LibraryRules &Rules) : Rules(Rules) {
   for (unsigned I = 0; I < NumPredefined; ++I) {

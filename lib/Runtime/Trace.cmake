@@ -40,7 +40,7 @@ function(ddtc_add_trace_library Suffix Family)
     ${DDTC_TRACE_SOURCE_DIR}/TraceWrappers.cpp
   )
   target_link_libraries(${Trace} PRIVATE ddtcMPI${Suffix} ddtcRuntimeSupport
-    ddtcIR ddtcMPIFamily_${Family} ${CMAKE_DL_LIBS})
+    ddtcIR ddtcTarget ddtcMPIFamily_${Family} ${CMAKE_DL_LIBS})
   set_target_properties(${Trace} PROPERTIES
     CXX_VISIBILITY_PRESET hidden
     VISIBILITY_INLINES_HIDDEN ON

@@ -23,6 +23,7 @@
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/Runtime/RuntimeSupport.h"
 #include "ddtc/Support/CheckedInt.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <cxxabi.h>
 #include <dlfcn.h>
@@ -118,7 +119,8 @@ static std::vector<MPI_Datatype> makeHandles() {
   return makeHandleTable(Missing);
 }
 
-Tracer::Tracer() : Handles(makeHandles()), Decoder(Ctx, Handles) {}
+Tracer::Tracer()
+    : Ctx(getMPICHRules()), Handles(makeHandles()), Decoder(Ctx, Handles) {}
 
 void Tracer::noteProgram(const char *Argv0) {
   std::lock_guard<std::mutex> Lock(Mutex);

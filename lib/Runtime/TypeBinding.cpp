@@ -6,6 +6,7 @@
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/TypeDecoder.h"
 #include "ddtc/Passes/Normalizer.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <exception>
 
@@ -220,7 +221,7 @@ void BindingTable::bind(MPI_Datatype H,
   std::string Key, Reason, MemberNames;
   const LoadedKernel *Found = nullptr;
   try {
-    B->Ctx = std::make_unique<TypeContext>();
+    B->Ctx = std::make_unique<TypeContext>(getMPICHRules());
     TypeDecoder Decoder(*B->Ctx, Predefined);
     Decoder.setCheckLayout(true);
     Expected<const Type *> T = Decoder.decode(H);

@@ -6,7 +6,7 @@
 // IR tracks it (TypeLayout::Identity).
 //
 // Only IR headers are used here -- enums and inline accessors -- so that
-// the IR can link these rules as its default.
+// the library needs nothing linked but what its users link already.
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/Target/MPICHRules.h"

@@ -13,6 +13,7 @@
 #include "ddtc/IR/Verifier.h"
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Passes/PassManager.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -28,7 +29,7 @@ static void fail(const char *What, const Type *T, const Type *N,
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   fuzz::ByteReader In(Data, Size);
   const Type *T = fuzz::decodeType(Ctx, In, /*Depth=*/4);
   Normalizer Norm(Ctx);

@@ -14,6 +14,7 @@
 #include "ddtc/CodeGen/PackPlan.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/Passes/Normalizer.h"
+#include "ddtc/Target/MPICHRules.h"
 #include "ddtc/Testing/PlanInterpreter.h"
 
 #include <cstdio>
@@ -55,7 +56,7 @@ void check(const Type *T, const Type *Shown) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   fuzz::ByteReader In(Data, Size);
   const Type *T = fuzz::decodeType(Ctx, In, /*Depth=*/4);
   // Kept to what one input can walk in well under a millisecond.

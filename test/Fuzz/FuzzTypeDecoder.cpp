@@ -18,6 +18,7 @@
 #include "ddtc/IR/Verifier.h"
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/TypeDecoder.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -101,7 +102,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     F.Derived.emplace(FakeDatatypes::handle(I), std::move(C));
   }
 
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   TypeDecoder Decoder(Ctx, handleTable());
   MPI_Datatype Root = FakeDatatypes::handle(0);
   Expected<const Type *> T = Decoder.decode(Root);

@@ -11,6 +11,7 @@
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/Verifier.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -29,7 +30,7 @@ namespace ddtc::fuzz {
 template <typename ReadFn, typename WriteFn>
 void checkRoundTrip(const char *Target, std::string_view Text, ReadFn Read,
                     WriteFn Write) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Module M(Ctx);
   if (Error E = Read(Text, M)) {
     if (E.message().empty())

@@ -73,6 +73,7 @@
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/MPI/TypeDecoder.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <mpi.h>
 
@@ -196,7 +197,7 @@ Checker::Result Checker::check(const std::string &Name, const Type *T) {
 void Checker::compareDecoded(std::vector<std::string> &Out,
                              const std::string &Name, const Type *T,
                              MPI_Datatype H) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   TypeDecoder Decoder(Ctx, Predefined);
   Expected<const Type *> Back = Decoder.decode(H);
   if (!Back) {
@@ -464,7 +465,7 @@ int run(const Options &O, const std::vector<MPI_Datatype> &Handles) {
     for (uint64_t I = 0; I < *O.RandomCount; ++I) {
       // A fresh context per type keeps memory flat over long runs; the
       // engine carries on, so type I depends only on the seed.
-      TypeContext Ctx;
+      TypeContext Ctx(getMPICHRules());
       const Type *T = randomType(Ctx, Rng, RO);
       std::string Name = "random" + std::to_string(I);
       if (Error E = verifyType(T, Ctx.getRules())) {
@@ -481,7 +482,7 @@ int run(const Options &O, const std::vector<MPI_Datatype> &Handles) {
   } else {
     bool Qualify = O.Files.size() > 1;
     for (const std::string &Path : O.Files) {
-      TypeContext Ctx;
+      TypeContext Ctx(getMPICHRules());
       Module M(Ctx);
       if (Error E = readAnyDescriptionFile(Path, M)) {
         std::fflush(stdout);

@@ -67,6 +67,7 @@
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/MPI/TypeDecoder.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <mpi.h>
 
@@ -556,7 +557,7 @@ void Checker::checkBuild(MPI_Datatype Input) {
     // Code emitted with -O0 builds the type as given, with the classic int
     // API where the arguments fit: the decoder must read it back exactly
     // (the `_c` layouts are checked by ddtc-oracle).
-    TypeContext Ctx;
+    TypeContext Ctx(getMPICHRules());
     Expected<const Type *> Back = TypeDecoder(Ctx, Predefined).decode(Built);
     if (!Back)
       mismatch("build: decode error (" + Back.takeError().message() + ")");
@@ -655,7 +656,7 @@ bool parseArgs(int Argc, char **Argv, Options &O) {
 
 int run(const Options &O, const std::vector<MPI_Datatype> &Handles) {
   const std::string &Path = O.Positional[0];
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Module M(Ctx);
   if (Error Err = readAnyDescriptionFile(Path, M)) {
     std::fprintf(stderr, "ddtc-emit-check: %s\n", Err.message().c_str());

@@ -24,6 +24,7 @@
 #include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Reader/ReadFile.h"
+#include "ddtc/Target/MPICHRules.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include <mpi.h>
@@ -185,7 +186,7 @@ int run(const std::vector<MPI_Datatype> &Predefined, uint64_t Random,
     std::mt19937_64 Rng(Seed);
     for (uint64_t Drawn = 0;
          Tl.Compared + Tl.Skipped < Random && Drawn < 20 * Random; ++Drawn) {
-      TypeContext Ctx;
+      TypeContext Ctx(getMPICHRules());
       Normalizer N(Ctx);
       const Type *T = randomType(Ctx, Rng, RO);
       const Type *F = N.normalize(T);
@@ -194,7 +195,7 @@ int run(const std::vector<MPI_Datatype> &Predefined, uint64_t Random,
     }
   }
   for (const std::string &Path : Files) {
-    TypeContext Ctx;
+    TypeContext Ctx(getMPICHRules());
     Module M(Ctx);
     if (Error E = readAnyDescriptionFile(Path, M)) {
       std::fprintf(stderr, "error: %s\n", E.message().c_str());

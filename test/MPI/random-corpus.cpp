@@ -18,6 +18,7 @@
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TypeContext.h"
+#include "ddtc/Target/MPICHRules.h"
 #include "ddtc/Testing/CommandLine.h"
 #include "ddtc/Testing/RandomType.h"
 
@@ -84,7 +85,7 @@ int main(int argc, char **argv) {
     usage();
     return ExitUsage;
   }
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Module M(Ctx);
   RandomTypeOptions RO;
   RO.MaxDepth = O.MaxDepth;

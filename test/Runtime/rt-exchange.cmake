@@ -7,7 +7,8 @@ function(ddtc_add_rt_exchange Suffix)
   string(REPLACE "-" "_" LibSuffix "${Suffix}")
   set(Name rt-exchange${Suffix})
   add_executable(${Name} ${DDTC_RT_EXCHANGE_SOURCE})
-  target_link_libraries(${Name} PRIVATE ddtcMPI${LibSuffix} ddtcReader ddtcIR)
+  target_link_libraries(${Name} PRIVATE ddtcMPI${LibSuffix} ddtcReader ddtcIR
+    ddtcTarget)
   set_target_properties(${Name} PROPERTIES
     RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/Runtime)
 endfunction()

@@ -55,6 +55,7 @@
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Support/Address.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <mpi.h>
 
@@ -590,7 +591,7 @@ int run(int Argc, char **Argv) {
   std::vector<MPI_Datatype> Predefined = makeHandleTable(Missing);
   MpiBuilder Builder(Predefined);
   for (const std::string &Path : Paths) {
-    TypeContext Ctx;
+    TypeContext Ctx(getMPICHRules());
     Module M(Ctx);
     if (Error E = readAnyDescriptionFile(Path, M)) {
       std::fprintf(stderr, "rt-exchange: %s\n", E.message().c_str());

@@ -8,7 +8,7 @@ function(ddtc_add_trace_check Suffix)
   set(Name trace-check${Suffix})
   add_executable(${Name} ${DDTC_TRACE_CHECK_SOURCE})
   target_link_libraries(${Name} PRIVATE ddtcMPI${LibSuffix} ddtcReader ddtcIR
-    ddtcTesting nlohmann_json::nlohmann_json)
+    ddtcTarget ddtcTesting nlohmann_json::nlohmann_json)
   set_target_properties(${Name} PROPERTIES
     RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/Runtime)
 endfunction()

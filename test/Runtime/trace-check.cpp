@@ -45,6 +45,7 @@
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Support/Address.h"
+#include "ddtc/Target/MPICHRules.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include <nlohmann/json.hpp>
@@ -142,7 +143,7 @@ bool read(const std::string &Path, Module &M) {
 //===----------------------------------------------------------------------===//
 
 int props(const std::string &Path, const std::vector<MPI_Datatype> &Handles) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Module M(Ctx);
   if (!read(Path, M))
     return ExitFail;
@@ -177,7 +178,7 @@ int props(const std::string &Path, const std::vector<MPI_Datatype> &Handles) {
 //===----------------------------------------------------------------------===//
 
 int equiv(const std::string &TracePath, const std::vector<std::string> &Refs) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Module Trace(Ctx);
   if (!read(TracePath, Trace))
     return ExitFail;
@@ -221,7 +222,7 @@ int equiv(const std::string &TracePath, const std::vector<std::string> &Refs) {
 }
 
 int withoutBottom(const std::string &In, const std::string &Out) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Module M(Ctx);
   if (!read(In, M))
     return ExitFail;
@@ -246,7 +247,7 @@ struct BuildOptions {
 int build(const BuildOptions &O, const std::vector<MPI_Datatype> &Handles) {
   int Rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Module M(Ctx);
   if (O.Random) {
     std::mt19937_64 Rng(O.Seed);

@@ -34,6 +34,7 @@
 #include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Reader/TypeUses.h"
 #include "ddtc/Runtime/RuntimeSettings.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <mpi.h>
 #include <unistd.h>
@@ -193,7 +194,7 @@ int run(int Argc, char **Argv) {
   if (int Status = parseBenchOptions(Argc, Argv, Rank, O); Status >= 0)
     return Status;
 
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Module M(Ctx);
   if (Error E = readAnyDescriptionFile(O.File, M))
     return fail(E.message());

@@ -24,6 +24,7 @@
 #include "ddtc/MPI/PackTimer.h"
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/Support/UsageStatus.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <CLI/CLI.hpp>
 #include <mpi.h>
@@ -281,7 +282,7 @@ int run(const Options &O, const std::vector<MPI_Datatype> &Predefined) {
                          "(Yaksa); Open MPI's prices are fitted to it but its "
                          "engine works otherwise\n");
 
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   std::vector<Probe> Probes = ProbeSet(Ctx).build();
   YaksaModel Model;
 

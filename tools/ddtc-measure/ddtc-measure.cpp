@@ -22,6 +22,7 @@
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Support/UsageStatus.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <CLI/CLI.hpp>
 #include <mpi.h>
@@ -45,7 +46,7 @@ struct Probe {
 
 int run(const std::string &File, unsigned Rounds,
         const std::vector<MPI_Datatype> &Predefined) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Module M(Ctx);
   if (Error E = readAnyDescriptionFile(File, M)) {
     std::fprintf(stderr, "ddtc-measure: %s\n", E.message().c_str());

@@ -21,6 +21,7 @@
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Passes/PassManager.h"
 #include "ddtc/Support/Text.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <nlohmann/json.hpp>
 
@@ -347,7 +348,7 @@ void applyMeasurement(const Type *Given, Assessment &A, const MeasuredForms &F,
 } // namespace
 
 int runAnalyze(const AnalyzeOptions &Options) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Module M(Ctx);
   if (!readInput(Options.InputPath, M))
     return ExitBadInput;

@@ -12,6 +12,7 @@
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Reader/TypeUses.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -83,7 +84,7 @@ bool TraceUses::load(const std::vector<std::string> &Paths) {
 }
 
 bool TraceUses::loadOne(const std::string &Path) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Module M(Ctx);
   if (!readInput(Path, M))
     return false;

@@ -17,6 +17,7 @@
 #include "ddtc/Passes/LayoutKey.h"
 #include "ddtc/Passes/PassManager.h"
 #include "ddtc/Passes/PassRegistry.h"
+#include "ddtc/Target/MPICHRules.h"
 
 namespace ddtc {
 
@@ -65,7 +66,7 @@ int runEmit(const EmitOptions &Options) {
     return ExitUsage;
   }
 
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Module M(Ctx);
   if (!readInput(Options.InputPath, M))
     return ExitBadInput;

@@ -16,6 +16,7 @@
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Passes/PassManager.h"
 #include "ddtc/Passes/PassRegistry.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <cstdio>
 
@@ -63,7 +64,7 @@ int runNormalize(const NormalizeOptions &Options) {
     return ExitUsage;
   }
 
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Module M(Ctx);
   if (!readInput(Options.InputPath, M))
     return ExitBadInput;

@@ -11,13 +11,14 @@
 #include "ddtc/Format/DescriptionWriter.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <cstdio>
 
 namespace ddtc {
 
 int runPrint(const PrintOptions &Options) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Module M(Ctx);
   if (!readInput(Options.InputPath, M))
     return ExitBadInput;

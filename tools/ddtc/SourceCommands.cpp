@@ -20,6 +20,7 @@
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Support/Text.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -59,7 +60,7 @@ bool extract(TypeContext &Ctx, const ExtractOptions &Options,
 /// What analyze --source and rewrite share: the engine's cost table, the
 /// extracted types, and the normalizer and model that judge them.
 struct SourceSession {
-  TypeContext Ctx;
+  TypeContext Ctx{getMPICHRules()};
   Normalizer Norm{Ctx};
   YaksaModel Model;
   std::optional<EngineCosts> Costs;
@@ -151,7 +152,7 @@ std::string applyEdits(std::string Text, std::vector<SourceEdit> Edits) {
 } // namespace
 
 int runExtract(const ExtractCommandOptions &Options) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   ExtractResult Result;
   if (!extract(Ctx, Options.Source, Result))
     return ExitBadInput;

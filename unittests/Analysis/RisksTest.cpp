@@ -13,6 +13,7 @@
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/Passes/Normalizer.h"
+#include "ddtc/Target/MPICHRules.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include <gtest/gtest.h>
@@ -25,7 +26,7 @@ namespace {
 
 /// The ids of the risks of the type `t` of a one-line textual module.
 std::set<std::string> riskIds(std::string_view Text) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Module M(Ctx);
   if (Error E = parseModule(Text, M)) {
     ADD_FAILURE() << E.message();
@@ -139,7 +140,7 @@ TEST(RisksTest, RandomTypes) {
   const std::set<std::string> Known = {
       "GL4",       "GL1",    "alignment-padding", "tiny-blocks",
       "deep-tree", "struct", "long-index-list",   "tlb-pressure"};
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Normalizer N(Ctx);
   std::mt19937_64 Rng(99);
   std::map<std::string, unsigned> Seen;

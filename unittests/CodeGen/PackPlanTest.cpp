@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "ddtc/CodeGen/PackPlan.h"
 #include "ddtc/IR/TypeContext.h"
+#include "ddtc/Target/MPICHRules.h"
 #include "ddtc/Testing/PlanInterpreter.h"
 
 #include <gtest/gtest.h>
@@ -23,7 +24,8 @@ namespace {
 
 class PackPlanTest : public ::testing::Test {
 protected:
-  TypeContext Ctx; // first: the members below are initialized from it
+  // First: the members below are initialized from it.
+  TypeContext Ctx{getMPICHRules()};
   const Type *Int = Ctx.getPredefined(PredefinedId::Int);
   const Type *Double = Ctx.getPredefined(PredefinedId::Double);
 

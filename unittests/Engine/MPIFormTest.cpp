@@ -10,6 +10,7 @@
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/Passes/Normalizer.h"
+#include "ddtc/Target/MPICHRules.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include <gtest/gtest.h>
@@ -23,7 +24,7 @@ using namespace ddtc;
 namespace {
 
 TEST(MPIFormTest, SeedTiledLayoutGoesInPieces) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Normalizer N(Ctx);
   YaksaModel Model;
   const Type *Int = Ctx.getPredefined(PredefinedId::Int);
@@ -41,7 +42,7 @@ TEST(MPIFormTest, KeepsTheGivenWhenNothingIsClearlyFaster) {
   // Seed 000's (docs/design.md#references) block layout at A = 2: its normal
   // form nests a vector in a vector, which MPICH packs slower than the
   // block-indexed list.
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Normalizer N(Ctx);
   YaksaModel Model;
   const Type *Int = Ctx.getPredefined(PredefinedId::Int);
@@ -60,7 +61,7 @@ TEST(MPIFormTest, SeedBucketLayoutGoesInMembers) {
   // Seed 000's bucket layout at A = 1000: blocks of 999 and 1001 ints.
   // MPICH copies an index list of several block lengths element by
   // element, a struct's contiguous members with memcpy.
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Normalizer N(Ctx);
   YaksaModel Model;
   const Type *Int = Ctx.getPredefined(PredefinedId::Int);
@@ -105,7 +106,7 @@ TEST(MPIFormTest, ListsSentPointToPointGoInPieces) {
   // packed block by block; in pieces of a few dozen blocks, piece by
   // piece. MPI_Pack pays a dispatch per piece, so only a program that
   // does not pack gets the pieces.
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Normalizer N(Ctx);
   YaksaModel Model;
   const Type *Given = scatteredLists(Ctx, 6, 2243);
@@ -133,7 +134,7 @@ TEST(MPIFormTest, ListPiecesKeepTheTypemap) {
   // Index lists of every kind, long enough to be cut, alone, resized or
   // as struct members among others, with empty blocks and repeated
   // entries.
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Normalizer N(Ctx);
   std::mt19937_64 Rng(17);
   const Type *Int = Ctx.getPredefined(PredefinedId::Int);
@@ -183,7 +184,7 @@ TEST(MPIFormTest, ListPiecesKeepTheTypemap) {
 
 TEST(MPIFormTest, EveryCandidateKeepsTheTypemap) {
   // Not only the chosen form: every candidate is one MPI could be handed.
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Normalizer N(Ctx);
   std::mt19937_64 Rng(16);
   RandomTypeOptions O;
@@ -203,7 +204,7 @@ TEST(MPIFormTest, EveryCandidateKeepsTheTypemap) {
 }
 
 TEST(MPIFormTest, RandomTypesKeepTheirTypemap) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Normalizer N(Ctx);
   YaksaModel Model;
   std::mt19937_64 Rng(15);

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "ddtc/Engine/YaksaModel.h"
 #include "ddtc/IR/TypeContext.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <gtest/gtest.h>
 
@@ -19,7 +20,7 @@ protected:
     EXPECT_TRUE(bool(T));
     return *T;
   }
-  TypeContext Ctx;
+  TypeContext Ctx{getMPICHRules()};
   const Type *Int = Ctx.getPredefined(PredefinedId::Int);
   const Type *Double = Ctx.getPredefined(PredefinedId::Double);
   YaksaModel Model;

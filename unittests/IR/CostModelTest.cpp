@@ -10,6 +10,7 @@
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/TypeContext.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <gtest/gtest.h>
 
@@ -19,7 +20,7 @@ namespace {
 
 class CostModelTest : public ::testing::Test {
 protected:
-  TypeContext Ctx;
+  TypeContext Ctx{getMPICHRules()};
   Module M{Ctx};
 
   const Type *parse(const std::string &Expr) {

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "ddtc/IR/Equivalence.h"
 #include "ddtc/IR/TypeContext.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +15,7 @@ namespace {
 
 class EquivalenceTest : public ::testing::Test {
 protected:
-  TypeContext Ctx;
+  TypeContext Ctx{getMPICHRules()};
   const Type *Int = Ctx.getPredefined(PredefinedId::Int);
   const Type *TwoInt = Ctx.getPredefined(PredefinedId::TwoInt);
 };

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/IR/TypeContext.h"
+#include "ddtc/Target/MPICHRules.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include <gtest/gtest.h>
@@ -52,7 +53,7 @@ TEST(FingerprintTest, PinnedValues) {
   // so in the release notes), then update the values. They were checked
   // against an independent transcription of the algorithm described in
   // TypeFingerprint.cpp.
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   const Fingerprint &Int =
       Ctx.getPredefined(PredefinedId::Int)->getFingerprint();
   EXPECT_EQ(Int.Hi, 0x76156959ff917c2cull);
@@ -66,7 +67,7 @@ TEST(FingerprintTest, PinnedValues) {
 }
 
 TEST(FingerprintTest, HashIsTheLowWord) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   const Type *T = pinnedStruct(Ctx);
   EXPECT_EQ(T->getHash(), static_cast<size_t>(T->getFingerprint().Lo));
 }
@@ -74,7 +75,7 @@ TEST(FingerprintTest, HashIsTheLowWord) {
 TEST(FingerprintTest, SameInEveryContext) {
   // The second context creates other nodes first, so that its nodes are
   // at other addresses and were created in another order.
-  TypeContext A, B;
+  TypeContext A(getMPICHRules()), B(getMPICHRules());
   std::mt19937_64 Noise(99);
   for (int I = 0; I < 50; ++I)
     randomType(B, Noise);
@@ -90,7 +91,7 @@ TEST(FingerprintTest, SameInEveryContext) {
 }
 
 TEST(FingerprintTest, DistinctNodesHaveDistinctFingerprints) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   std::set<const Type *> Nodes;
   for (unsigned I = 0; I < NumPredefined; ++I)
     collect(Ctx.getPredefined(static_cast<PredefinedId>(I)), Nodes);
@@ -113,7 +114,7 @@ TEST(FingerprintTest, DistinctNodesHaveDistinctFingerprints) {
 }
 
 TEST(FingerprintTest, EveryArgumentCounts) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   const Type *Int = Ctx.getPredefined(PredefinedId::Int);
   const Type *Float = Ctx.getPredefined(PredefinedId::Float);
   const Type *Vec = pinnedVector(Ctx);

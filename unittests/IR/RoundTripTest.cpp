@@ -10,6 +10,7 @@
 #include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/IR/Verifier.h"
 #include "ddtc/Reader/FormatReader.h"
+#include "ddtc/Target/MPICHRules.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include <gtest/gtest.h>
@@ -30,7 +31,7 @@ Module randomModule(TypeContext &Ctx, std::mt19937_64 &Rng, unsigned N) {
 }
 
 TEST(RoundTripTest, TextAndJsonGiveBackTheSameNodes) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   std::mt19937_64 Rng(2024);
   Module M = randomModule(Ctx, Rng, 500);
   ASSERT_FALSE(verifyModule(M));
@@ -54,7 +55,7 @@ TEST(RoundTripTest, TextAndJsonGiveBackTheSameNodes) {
 }
 
 TEST(RoundTripTest, WalkerAgreesWithBlockSummaryOnRandomTypes) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   std::mt19937_64 Rng(99);
   for (int I = 0; I < 2000; ++I) {
     const Type *T = randomType(Ctx, Rng);

@@ -7,8 +7,11 @@
 //===----------------------------------------------------------------------===//
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/Verifier.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <gtest/gtest.h>
+
+#include <type_traits>
 
 using namespace ddtc;
 
@@ -25,7 +28,7 @@ std::string err(Expected<const Type *> T) {
 }
 
 TEST(TypeContextTest, StructurallyEqualTypesAreOneNode) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   const Type *Int = Ctx.getPredefined(PredefinedId::Int);
   const Type *A = ok(Ctx.getVector(3, 2, 5, Int));
   const Type *B = ok(Ctx.getVector(3, 2, 5, Int));
@@ -41,7 +44,7 @@ TEST(TypeContextTest, StructurallyEqualTypesAreOneNode) {
 }
 
 TEST(TypeContextTest, RejectsWhatMPIRejects) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   const Type *Int = Ctx.getPredefined(PredefinedId::Int);
   EXPECT_EQ(err(Ctx.getContiguous(-1, Int)),
             "field 'count': must be non-negative, got -1");
@@ -64,7 +67,7 @@ TEST(TypeContextTest, RejectsWhatMPIRejects) {
 }
 
 TEST(TypeContextTest, OverflowIsADiagnostic) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   const Type *Double = Ctx.getPredefined(PredefinedId::Double);
   EXPECT_EQ(err(Ctx.getContiguous(INT64_MAX / 4, Double)),
             "field 'count': the type's size or bounds overflow 64 bits");
@@ -87,7 +90,7 @@ TEST(TypeContextTest, OverflowIsADiagnostic) {
 }
 
 TEST(TypeContextTest, TrillionEntriesAreMeasuredSymbolically) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   const Type *Int = Ctx.getPredefined(PredefinedId::Int);
   const Type *Row = ok(Ctx.getVector(1000000, 1, 2, Int));
   const Type *All = ok(Ctx.getContiguous(1000000, Row));
@@ -123,11 +126,15 @@ public:
   unsigned getMaxKernelLevels() const override { return 0; }
 };
 
+// Whoever creates a context names the library: the IR has no rules of its
+// own to fall back on.
+static_assert(!std::is_default_constructible_v<TypeContext>);
+
 TEST(TypeContextTest, LayoutsFollowTheContextsRules) {
   // Two doubles 12 bytes apart: MPICH builds the struct as an hindexed,
   // whose extent is 20; padded to the alignment, it is 24.
   int64_t Bl[] = {1, 1}, Disp[] = {0, 12};
-  TypeContext MPICH;
+  TypeContext MPICH(getMPICHRules());
   const Type *D = MPICH.getPredefined(PredefinedId::Double);
   const Type *Same[] = {D, D};
   const Type *Hindexed = ok(MPICH.getStruct(Bl, Disp, Same));
@@ -146,7 +153,7 @@ TEST(TypeContextTest, LayoutsFollowTheContextsRules) {
 }
 
 TEST(TypeContextTest, DepthIsBounded) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   const Type *T = Ctx.getPredefined(PredefinedId::Char);
   for (unsigned I = 0; I < MaxTypeDepth; ++I)
     T = ok(Ctx.getDup(T));

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/IR/TypeContext.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <gtest/gtest.h>
 
@@ -23,7 +24,7 @@ std::vector<TypemapRun> runs(const Type *T, uint64_t Count, WalkMode Mode) {
 }
 
 TEST(TypemapWalkerTest, VectorOfIntWithNegativeStride) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   const Type *Int = Ctx.getPredefined(PredefinedId::Int);
   const Type *V = *Ctx.getVector(3, 2, -4, Int);
   std::vector<TypemapRun> R = runs(V, 1, WalkMode::Bytes);
@@ -34,7 +35,7 @@ TEST(TypemapWalkerTest, VectorOfIntWithNegativeStride) {
 }
 
 TEST(TypemapWalkerTest, TypedRunsSplitAtTypeChanges) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   const Type *DoubleInt = Ctx.getPredefined(PredefinedId::DoubleInt);
   // Two MPI_DOUBLE_INT: double, int, (4 bytes padding), double, int.
   std::vector<TypemapRun> Typed = runs(DoubleInt, 2, WalkMode::Typed);
@@ -49,7 +50,7 @@ TEST(TypemapWalkerTest, TypedRunsSplitAtTypeChanges) {
 }
 
 TEST(TypemapWalkerTest, AgreesWithBlockSummary) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   const Type *Int = Ctx.getPredefined(PredefinedId::Int);
   const Type *Char = Ctx.getPredefined(PredefinedId::Char);
   const Type *ShortInt = Ctx.getPredefined(PredefinedId::ShortInt);

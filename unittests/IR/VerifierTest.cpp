@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "ddtc/IR/Verifier.h"
 #include "ddtc/IR/TypeContext.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <gtest/gtest.h>
 
@@ -19,7 +20,7 @@ namespace {
 
 class VerifierTest : public ::testing::Test {
 protected:
-  TypeContext Ctx;
+  TypeContext Ctx{getMPICHRules()};
   const Type *Int = Ctx.getPredefined(PredefinedId::Int);
 
   const Type *valid(Expected<const Type *> T) {

@@ -9,6 +9,7 @@
 #include "ddtc/IR/Equivalence.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/IR/Verifier.h"
+#include "ddtc/Target/MPICHRules.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include <gtest/gtest.h>
@@ -18,7 +19,7 @@ using namespace ddtc;
 namespace {
 
 TEST(CanonicalizeTest, RandomTypesStayEquivalentAndGetNoCostlier) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Canonicalizer C(Ctx);
   std::mt19937_64 Rng(20261121);
   unsigned Changed = 0;
@@ -59,7 +60,7 @@ TEST(CanonicalizeTest, FoldPeriodicListWhereCopiesOverlap) {
   // elements of extent 0: each block names one place several times, and
   // the copies overlap. As copies of the first two entries the list is
   // a contiguous of three (the step is the pair's extent).
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Canonicalizer C(Ctx);
   const Type *E =
       *Ctx.getResized(-41, 0, Ctx.getPredefined(PredefinedId::UInt32));
@@ -92,7 +93,7 @@ TEST(CanonicalizeTest, ResizedElementWhereCopiesDoNotTile) {
   // wchar_t elements 30 bytes apart in rows of 3, rows 60 bytes apart,
   // under a resize to 270 bytes: not a whole number of rows, so the
   // copies do not tile the extent and tile-copies does not apply.
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Canonicalizer C(Ctx);
   const Type *W = Ctx.getPredefined(PredefinedId::WChar);
   const Type *T = *Ctx.getResized(

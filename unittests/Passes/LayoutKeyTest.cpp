@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/Passes/LayoutKey.h"
+#include "ddtc/Target/MPICHRules.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include <gtest/gtest.h>
@@ -50,7 +51,7 @@ protected:
     return ok(Ctx.getHIndexed(One, Disp, T));
   }
 
-  TypeContext Ctx;
+  TypeContext Ctx{getMPICHRules()};
   Normalizer N{Ctx};
   const Type *Int = Ctx.getPredefined(PredefinedId::Int);
   const Type *Double = Ctx.getPredefined(PredefinedId::Double);

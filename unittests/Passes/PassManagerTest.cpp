@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "ddtc/Passes/PassManager.h"
 #include "ddtc/Passes/Normalizer.h"
+#include "ddtc/Target/MPICHRules.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include <gtest/gtest.h>
@@ -36,7 +37,7 @@ private:
 
 class PassManagerTest : public ::testing::Test {
 protected:
-  TypeContext Ctx;
+  TypeContext Ctx{getMPICHRules()};
   const Type *Int = Ctx.getPredefined(PredefinedId::Int);
   const Type *Double = Ctx.getPredefined(PredefinedId::Double);
 };

@@ -14,6 +14,7 @@
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/Passes/Normalizer.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <gtest/gtest.h>
 
@@ -98,7 +99,7 @@ TEST(PruneByGivenTest, SameNormalFormsWithAndWithoutPruning) {
   std::mt19937_64 Rng(20261123);
   unsigned Pruned = 0, Compared = 0;
   for (int Round = 0; Round < 96; ++Round) {
-    TypeContext Ctx;
+    TypeContext Ctx(getMPICHRules());
     size_t N = 2100 + Rng() % 3000;
     const Type *T = longList(Ctx, Rng, Round % 4, Round / 4 % 3, N);
     ASSERT_TRUE(T);
@@ -122,7 +123,7 @@ TEST(PruneByGivenTest, CopiesOfOneChunkAreNotPruned) {
   // tree, but struct-to-hindexed makes the built struct of four equal
   // trees cheaper than it. Pruning on the bound would keep the given tree
   // (found by ReconstructTest's uniqueness check).
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Module M(Ctx);
   Error E = parseModule(
       "type t = indexed_block(blocklength=60, displacements=[20, 100, 100, "

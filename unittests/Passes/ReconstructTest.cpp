@@ -19,6 +19,7 @@
 #include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/IR/Verifier.h"
 #include "ddtc/Passes/Normalizer.h"
+#include "ddtc/Target/MPICHRules.h"
 #include "ddtc/Testing/RandomType.h"
 
 #include <gtest/gtest.h>
@@ -58,7 +59,7 @@ bool hasPairType(const Type *T) {
 }
 
 TEST(ReconstructTest, RandomTypesNormalizeEquivalentCheaperAndUnique) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Normalizer N(Ctx);
   std::mt19937_64 Rng(20261121);
   unsigned Cheaper = 0, UniqueChecked = 0, GivenWasCheaper = 0;
@@ -113,7 +114,7 @@ TEST(ReconstructTest, RandomTypesNormalizeEquivalentCheaperAndUnique) {
 }
 
 TEST(ReconstructTest, MessageFormDescribesCountInstances) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Normalizer N(Ctx);
   std::mt19937_64 Rng(7);
   for (int I = 0; I < 400; ++I) {
@@ -138,7 +139,7 @@ TEST(ReconstructTest, MessageFormDescribesCountInstances) {
 // block, or copies of a type with no data -- may have any stride, and
 // stride * extent overflowed where the passes asked for the byte stride.
 TEST(ReconstructTest, VectorsWhoseStridePlacesNothing) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   const Type *Double = Ctx.getPredefined(PredefinedId::Double);
   const Type *Int = Ctx.getPredefined(PredefinedId::Int);
   Expected<const Type *> None = Ctx.getContiguous(0, Int);

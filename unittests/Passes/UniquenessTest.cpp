@@ -19,6 +19,7 @@
 #include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/Passes/LayoutKey.h"
 #include "ddtc/Passes/Normalizer.h"
+#include "ddtc/Target/MPICHRules.h"
 #include "ddtc/Testing/RandomType.h"
 #include "ddtc/Testing/Rewritings.h"
 
@@ -85,7 +86,7 @@ unsigned envOr(const char *Name, unsigned Default) {
 }
 
 TEST(UniquenessTest, EquivalentDescriptionsHaveOneNormalForm) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Normalizer N(Ctx);
   std::mt19937_64 Rng(20261123);
   unsigned Types = envOr("DDTC_UNIQUENESS_TYPES", 2000);

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "ddtc/Reader/FormatReader.h"
 #include "ddtc/IR/TypeContext.h"
+#include "ddtc/Target/MPICHRules.h"
 
 #include <gtest/gtest.h>
 
@@ -25,7 +26,7 @@ namespace {
 
 /// The error message of reading Text, or "(no error)".
 std::string errorOf(std::string_view Text) {
-  TypeContext Ctx;
+  TypeContext Ctx(getMPICHRules());
   Module M(Ctx);
   Error E = readDescription(Text, M);
   return E ? E.message() : "(no error)";

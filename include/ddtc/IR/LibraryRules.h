@@ -6,8 +6,9 @@
 // alignment -- and what its datatype engine can run with generated code.
 // The IR computes every layout with the rules of its TypeContext, as an
 // LLVM module lays out types with its DataLayout; analyses ask the same
-// rules about the engine. MPICH 4.0.2's are include/ddtc/Target/
-// MPICHRules.h, the default.
+// rules about the engine. The IR implements none, so that none of these
+// facts is fixed in it: whoever creates a TypeContext passes the rules
+// (MPICH 4.0.2's are include/ddtc/Target/MPICHRules.h).
 //
 // The layout of a node asks one or two questions (its identity; for a
 // struct, whether it is padded), never one per list entry: the normalizer

@@ -26,9 +26,9 @@ namespace ddtc {
 
 class TypeContext {
 public:
-  /// A context with MPICH 4.0.2's rules (ddtc/Target/MPICHRules.h).
-  TypeContext();
-  /// A context with the given rules, which must outlive it.
+  /// A context with the given rules, which must outlive it. There is no
+  /// default, so that the IR fixes none of the facts where MPI libraries
+  /// differ: whoever creates a context names the library it follows.
   explicit TypeContext(const LibraryRules &Rules);
   ~TypeContext();
   TypeContext(const TypeContext &) = delete;

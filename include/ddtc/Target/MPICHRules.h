@@ -1,10 +1,10 @@
 //===- ddtc/Target/MPICHRules.h - Where MPICH 4.0.2 decides -----*- C++ -*-===//
 //
 // The LibraryRules of MPICH 4.0.2 as Debian builds it: ddtc's oracle, so
-// the rules every TypeContext uses unless given others. MPICH hands
-// derived types to its engine, Yaksa (the revision MPICH 4.0.2 bundles),
-// which does not keep every type it is given: it reduces some to their
-// oldtype and shares one object between predefined types of one
+// the rules its tools, runtime and tests create their TypeContexts with.
+// MPICH hands derived types to its engine, Yaksa (the revision MPICH 4.0.2
+// bundles), which does not keep every type it is given: it reduces some to
+// their oldtype and shares one object between predefined types of one
 // representation, and it builds a struct whose entries are all one object
 // as an hindexed, without alignment padding. The engine model
 // (ddtc/Engine/YaksaModel.h) replays the rest of what Yaksa does.
@@ -52,7 +52,7 @@ public:
   unsigned getMaxKernelLevels() const override { return MaxKernelLevels; }
 };
 
-/// The one instance, which TypeContext uses by default.
+/// The one instance, for TypeContexts to follow.
 const MPICHRules &getMPICHRules();
 
 } // namespace ddtc
