@@ -1,21 +1,29 @@
-//===- lib/Runtime/Collectives.cpp - Substituted MPI_Bcast and MPI_Allgather ===//
+//===- lib/Runtime/Collectives.cpp - Substituted collectives of equal blocks ===//
 //
 // A collective must move the same representation on every rank: one rank
-// sending MPI_PACKED bytes while another receives with its derived type is
-// outside what MPI defines for collectives. Asking the other ranks whether
-// they have a kernel would cost a collective per call, so instead, while
-// substitution is on (the same on every rank: RuntimeState.h), every rank
-// always moves packed bytes: with its kernel when it has one, without a
-// copy when its type is contiguous, and otherwise with MPI's own
-// MPI_Pack/MPI_Unpack -- what MPICH does inside the collective anyway for a
-// non-contiguous type. Intercommunicators pass through on every rank.
+// sending MPI_PACKED bytes while another receives with its derived type
+// relies on a rule MPI states for point to point, and collective algorithms
+// forward, split and combine blocks by the type each rank gives. Asking the
+// other ranks whether they have a kernel would cost a collective per call,
+// so instead, while substitution is on (the same on every rank:
+// RuntimeState.h), every rank always moves packed bytes: with its kernel
+// when it has one, without a copy when its type is dense, and otherwise
+// with MPI's own MPI_Pack/MPI_Unpack -- what MPICH does inside the
+// collective anyway for a non-contiguous type. Intercommunicators pass
+// through on every rank.
+//
+// The collectives here move blocks of one size on every rank (Bcast,
+// Gather, Scatter, Allgather, Alltoall), so the decision to leave a call to
+// MPI -- a block beyond the library's count type, or staging beyond the
+// pool's bound -- is the same on every rank too. The v- and w-forms are in
+// CollectivesV.cpp, the neighborhood collectives in
+// NeighborCollectives.cpp.
 //
 //===----------------------------------------------------------------------===//
-#include "BufferPool.h"
-#include "Packing.h"
-#include "RuntimeState.h"
+#include "CollectiveStage.h"
 
-#include "ddtc/MPI/MPISupport.h"
+#include "BufferPool.h"
+#include "RuntimeState.h"
 
 #define DDTC_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -23,37 +31,318 @@ using namespace ddtc;
 
 namespace {
 
-bool substitutesCollective(MPI_Comm Comm) {
-  if (!runtime().Active.load(std::memory_order_relaxed))
-    return false;
-  int Inter = 0;
-  PMPI_Comm_test_inter(Comm, &Inter);
-  return !Inter;
+char *at(const void *Buf, int64_t Offset) {
+  return const_cast<char *>(static_cast<const char *>(Buf)) + Offset;
 }
 
-/// Counts a derived type's use in a collective, substituted or not.
-void noteUse(const BindingRef &B, uint64_t Bytes) {
-  if (!B)
-    return;
-  if (B->isBound())
-    runtime().noteSubstituted(*B, Bytes);
-  else
-    runtime().notePassed(*B);
+/// Whether a collective of Blocks blocks of Block packed bytes per rank is
+/// left to MPI: a block beyond the library's count type (an MPI 3.1
+/// library), or staging (a send and a receive side at most) beyond the
+/// pool's bound. Every rank computes the same answer.
+bool leftToMPI(uint64_t Block, int Blocks) {
+  if (Block > static_cast<uint64_t>(MaxMPICount))
+    return true;
+  uint64_t Max = BufferPool::get().maxBytes();
+  return Block != 0 && static_cast<uint64_t>(Blocks) * 2 > Max / Block;
 }
 
-char *at(void *Buf, int64_t Offset) {
-  return static_cast<char *>(Buf) + Offset;
+/// One side of a collective of equal blocks: N blocks of Count instances of
+/// C, block I at Buf + I * Count * extent.
+struct Blocks {
+  const CollectiveType &C;
+  void *Buf;
+  MPI_Count Count;
+  int N;
+
+  char *block(int I) const { return at(Buf, I * Count * C.L.Extent); }
+  /// The side's blocks as packed bytes in the program's buffer.
+  char *asPacked() const { return at(Buf, C.L.Lb); }
+};
+
+/// Packs the blocks of Side but block Skip to the stage at Offset.
+int packBlocks(CollectiveStage &S, const Blocks &Side, uint64_t Block,
+               size_t Offset, int Skip = -1) {
+  for (int I = 0; I < Side.N; ++I)
+    if (I != Skip)
+      if (int Rc = S.pack(Side.C, Side.block(I), Side.Count,
+                          Offset + I * Block))
+        return Rc;
+  return MPI_SUCCESS;
 }
 
-/// MPI_Allgather of Block packed bytes per rank into Out, from Mine or
-/// MPI_IN_PLACE; Block is at most MaxMPICount.
-int allgatherPacked(const void *Mine, char *Out, MPI_Count Block,
-                    MPI_Comm Comm) {
-  bool InPlace = Mine == MPI_IN_PLACE;
-  return DDTC_MPI_COUNT_FN(PMPI_Allgather)(
-      Mine, InPlace ? 0 : countArg(Block),
-      InPlace ? MPI_DATATYPE_NULL : MPI_PACKED, Out, countArg(Block),
-      MPI_PACKED, Comm);
+void unpackBlocksLater(CollectiveStage &S, const Blocks &Side, uint64_t Block,
+                       size_t Offset, int Skip = -1) {
+  for (int I = 0; I < Side.N; ++I)
+    if (I != Skip)
+      S.unpackLater(Side.C, Side.block(I), Side.Count, Offset + I * Block);
+}
+
+/// The packed buffer MPI sends Side's blocks from: the program's buffer
+/// if dense, else the stage at Offset, packed now (but block Skip).
+char *sendSide(CollectiveStage &S, const Blocks &Side, uint64_t Block,
+               size_t Offset, int &Rc, int Skip = -1) {
+  if (Side.C.dense())
+    return Side.asPacked();
+  Rc = packBlocks(S, Side, Block, Offset, Skip);
+  return S.data() + Offset;
+}
+
+/// The packed buffer MPI receives Side's blocks into: the program's
+/// buffer if dense, else the stage at Offset, unpacked at completion (but
+/// block Skip).
+char *receiveSide(CollectiveStage &S, const Blocks &Side, uint64_t Block,
+                  size_t Offset, int Skip = -1) {
+  if (Side.C.dense())
+    return Side.asPacked();
+  unpackBlocksLater(S, Side, Block, Offset, Skip);
+  return S.data() + Offset;
+}
+
+/// Staging for a side, none if it is dense.
+size_t sideBytes(uint64_t Block, const Blocks &Side) {
+  return Side.C.dense() ? 0 : static_cast<size_t>(Block) * Side.N;
+}
+
+/// Staging for a send and a receive side, the receive side's from
+/// ReceiveOffset.
+size_t stagedBytes(uint64_t Block, const Blocks &Send, const Blocks &Receive,
+                   size_t &ReceiveOffset) {
+  ReceiveOffset = receiveStart(sideBytes(Block, Send));
+  size_t Received = sideBytes(Block, Receive);
+  return Received ? ReceiveOffset + Received : sideBytes(Block, Send);
+}
+
+int bcast(void *Buf, int Count, MPI_Datatype T, int Root, MPI_Comm Comm,
+          MPI_Request *Request) {
+  auto Plain = [&] {
+    return Request ? PMPI_Ibcast(Buf, Count, T, Root, Comm, Request)
+                   : PMPI_Bcast(Buf, Count, T, Root, Comm);
+  };
+  if (!substitutesCollective(Comm))
+    return Plain();
+  CollectiveType C = describeCollectiveType(T);
+  uint64_t Block = C.bytes(Count);
+  bool Left = leftToMPI(Block, 1);
+  noteCollectiveUse(C, Block, Left);
+  if (Left)
+    return Plain();
+  int Rank = 0;
+  PMPI_Comm_rank(Comm, &Rank);
+  Blocks Side{C, Buf, Count, 1};
+  auto S = std::make_unique<CollectiveStage>(Comm);
+  if (!S->reserve(sideBytes(Block, Side)))
+    return MPI_ERR_NO_MEM;
+  int Rc = MPI_SUCCESS;
+  char *Packed = Rank == Root ? sendSide(*S, Side, Block, 0, Rc)
+                              : receiveSide(*S, Side, Block, 0);
+  if (Rc != MPI_SUCCESS)
+    return Rc;
+  MPICount N = countArg(static_cast<int64_t>(Block));
+  return runStaged(std::move(S), Request, [&](MPI_Request *Req) {
+    return Req ? DDTC_MPI_COUNT_FN(PMPI_Ibcast)(Packed, N, MPI_PACKED, Root,
+                                                Comm, Req)
+               : DDTC_MPI_COUNT_FN(PMPI_Bcast)(Packed, N, MPI_PACKED, Root,
+                                               Comm);
+  });
+}
+
+int gather(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
+           int RCount, MPI_Datatype RT, int Root, MPI_Comm Comm,
+           MPI_Request *Request) {
+  auto Plain = [&] {
+    return Request ? PMPI_Igather(SBuf, SCount, ST, RBuf, RCount, RT, Root,
+                                  Comm, Request)
+                   : PMPI_Gather(SBuf, SCount, ST, RBuf, RCount, RT, Root,
+                                 Comm);
+  };
+  if (!substitutesCollective(Comm))
+    return Plain();
+  int Rank = 0, Size = 0;
+  PMPI_Comm_rank(Comm, &Rank);
+  PMPI_Comm_size(Comm, &Size);
+  bool IsRoot = Rank == Root;
+  bool InPlace = IsRoot && SBuf == MPI_IN_PLACE;
+  // The receive arguments count at the root only, the send ones on every
+  // rank but an in-place root; both give the same block size.
+  CollectiveType SC, RC;
+  if (!InPlace)
+    SC = describeCollectiveType(ST);
+  if (IsRoot)
+    RC = describeCollectiveType(RT);
+  uint64_t Block = IsRoot ? RC.bytes(RCount) : SC.bytes(SCount);
+  bool Left = leftToMPI(Block, Size);
+  if (!InPlace)
+    noteCollectiveUse(SC, Block, Left);
+  if (IsRoot)
+    noteCollectiveUse(RC, Block * Size, Left);
+  if (Left)
+    return Plain();
+
+  Blocks Mine{SC, const_cast<void *>(SBuf), SCount, InPlace ? 0 : 1};
+  Blocks All{RC, RBuf, RCount, IsRoot ? Size : 0};
+  auto S = std::make_unique<CollectiveStage>(Comm);
+  size_t RecvOffset = 0;
+  if (!S->reserve(stagedBytes(Block, Mine, All, RecvOffset)))
+    return MPI_ERR_NO_MEM;
+  int Rc = MPI_SUCCESS;
+  const void *SPacked = MPI_IN_PLACE;
+  if (!InPlace)
+    SPacked = sendSide(*S, Mine, Block, 0, Rc);
+  char *RPacked = nullptr;
+  if (IsRoot) {
+    // In place, the root's block is where the program put it.
+    RPacked = receiveSide(*S, All, Block, RecvOffset, InPlace ? Root : -1);
+  }
+  if (Rc != MPI_SUCCESS)
+    return Rc;
+  MPICount N = countArg(static_cast<int64_t>(Block));
+  return runStaged(std::move(S), Request, [&](MPI_Request *Req) {
+    return Req ? DDTC_MPI_COUNT_FN(PMPI_Igather)(SPacked, InPlace ? 0 : N,
+                                                 MPI_PACKED, RPacked, N,
+                                                 MPI_PACKED, Root, Comm, Req)
+               : DDTC_MPI_COUNT_FN(PMPI_Gather)(SPacked, InPlace ? 0 : N,
+                                                MPI_PACKED, RPacked, N,
+                                                MPI_PACKED, Root, Comm);
+  });
+}
+
+int scatter(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
+            int RCount, MPI_Datatype RT, int Root, MPI_Comm Comm,
+            MPI_Request *Request) {
+  auto Plain = [&] {
+    return Request ? PMPI_Iscatter(SBuf, SCount, ST, RBuf, RCount, RT, Root,
+                                   Comm, Request)
+                   : PMPI_Scatter(SBuf, SCount, ST, RBuf, RCount, RT, Root,
+                                  Comm);
+  };
+  if (!substitutesCollective(Comm))
+    return Plain();
+  int Rank = 0, Size = 0;
+  PMPI_Comm_rank(Comm, &Rank);
+  PMPI_Comm_size(Comm, &Size);
+  bool IsRoot = Rank == Root;
+  bool InPlace = IsRoot && RBuf == MPI_IN_PLACE;
+  CollectiveType SC, RC;
+  if (IsRoot)
+    SC = describeCollectiveType(ST);
+  if (!InPlace)
+    RC = describeCollectiveType(RT);
+  uint64_t Block = IsRoot ? SC.bytes(SCount) : RC.bytes(RCount);
+  bool Left = leftToMPI(Block, Size);
+  if (IsRoot)
+    noteCollectiveUse(SC, Block * Size, Left);
+  if (!InPlace)
+    noteCollectiveUse(RC, Block, Left);
+  if (Left)
+    return Plain();
+
+  Blocks All{SC, const_cast<void *>(SBuf), SCount, IsRoot ? Size : 0};
+  Blocks Mine{RC, RBuf, RCount, InPlace ? 0 : 1};
+  auto S = std::make_unique<CollectiveStage>(Comm);
+  size_t RecvOffset = 0;
+  if (!S->reserve(stagedBytes(Block, All, Mine, RecvOffset)))
+    return MPI_ERR_NO_MEM;
+  int Rc = MPI_SUCCESS;
+  const char *SPacked = nullptr;
+  // In place, the root's block stays where it is.
+  if (IsRoot)
+    SPacked = sendSide(*S, All, Block, 0, Rc, InPlace ? Root : -1);
+  void *RPacked = MPI_IN_PLACE;
+  if (!InPlace)
+    RPacked = receiveSide(*S, Mine, Block, RecvOffset);
+  if (Rc != MPI_SUCCESS)
+    return Rc;
+  MPICount N = countArg(static_cast<int64_t>(Block));
+  return runStaged(std::move(S), Request, [&](MPI_Request *Req) {
+    return Req ? DDTC_MPI_COUNT_FN(PMPI_Iscatter)(SPacked, N, MPI_PACKED,
+                                                  RPacked, InPlace ? 0 : N,
+                                                  MPI_PACKED, Root, Comm, Req)
+               : DDTC_MPI_COUNT_FN(PMPI_Scatter)(SPacked, N, MPI_PACKED,
+                                                 RPacked, InPlace ? 0 : N,
+                                                 MPI_PACKED, Root, Comm);
+  });
+}
+
+/// Allgather and Alltoall: every rank receives Size blocks, and sends one
+/// block (Allgather) or Size (Alltoall); in place, a rank's send blocks
+/// are in its receive buffer (Allgather: its own block of it).
+template <typename BlockingFn, typename StartFn>
+int everyToEvery(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
+                 int RCount, MPI_Datatype RT, MPI_Comm Comm,
+                 MPI_Request *Request, bool ToEvery, BlockingFn Blocking,
+                 StartFn Start) {
+  auto Plain = [&] {
+    return Request ? Start(SBuf, SCount, ST, RBuf, RCount, RT, Comm, Request)
+                   : Blocking(SBuf, SCount, ST, RBuf, RCount, RT, Comm);
+  };
+  if (!substitutesCollective(Comm))
+    return Plain();
+  int Rank = 0, Size = 0;
+  PMPI_Comm_rank(Comm, &Rank);
+  PMPI_Comm_size(Comm, &Size);
+  bool InPlace = SBuf == MPI_IN_PLACE;
+  CollectiveType RC = describeCollectiveType(RT);
+  CollectiveType SC = InPlace ? RC : describeCollectiveType(ST);
+  // The signatures match: a block has the same packed size on every rank.
+  uint64_t Block = RC.bytes(RCount);
+  int SendBlocks = ToEvery ? Size : 1;
+  bool Left = leftToMPI(Block, Size);
+  noteCollectiveUse(RC, Block * Size, Left);
+  if (!InPlace)
+    noteCollectiveUse(SC, Block * SendBlocks, Left);
+  if (Left)
+    return Plain();
+
+  Blocks Received{RC, RBuf, RCount, Size};
+  auto S = std::make_unique<CollectiveStage>(Comm);
+  int Rc = MPI_SUCCESS;
+  const void *SPacked = MPI_IN_PLACE;
+  char *RPacked = nullptr;
+  if (InPlace) {
+    // MPI takes the send blocks from the receive buffer: packed there
+    // first, where that is not the program's buffer. Allgather's only
+    // send block is the rank's own, which MPI leaves in place.
+    if (!S->reserve(sideBytes(Block, Received)))
+      return MPI_ERR_NO_MEM;
+    RPacked = receiveSide(*S, Received, Block, 0, ToEvery ? -1 : Rank);
+    if (!RC.dense())
+      Rc = ToEvery ? packBlocks(*S, Received, Block, 0)
+                   : S->pack(RC, Received.block(Rank), RCount, Rank * Block);
+  } else {
+    Blocks Sent{SC, const_cast<void *>(SBuf), SCount, SendBlocks};
+    size_t RecvOffset = 0;
+    if (!S->reserve(stagedBytes(Block, Sent, Received, RecvOffset)))
+      return MPI_ERR_NO_MEM;
+    SPacked = sendSide(*S, Sent, Block, 0, Rc);
+    RPacked = receiveSide(*S, Received, Block, RecvOffset);
+  }
+  if (Rc != MPI_SUCCESS)
+    return Rc;
+  MPICount N = countArg(static_cast<int64_t>(Block));
+  MPICount SN = InPlace ? 0 : N;
+  MPI_Datatype SType = InPlace ? MPI_DATATYPE_NULL : MPI_PACKED;
+  return runStaged(std::move(S), Request, [&](MPI_Request *Req) {
+    return Req ? Start(SPacked, SN, SType, RPacked, N, MPI_PACKED, Comm, Req)
+               : Blocking(SPacked, SN, SType, RPacked, N, MPI_PACKED, Comm);
+  });
+}
+
+int allgather(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
+              int RCount, MPI_Datatype RT, MPI_Comm Comm,
+              MPI_Request *Request) {
+  return everyToEvery(
+      SBuf, SCount, ST, RBuf, RCount, RT, Comm, Request, /*ToEvery=*/false,
+      [](auto... A) { return DDTC_MPI_COUNT_FN(PMPI_Allgather)(A...); },
+      [](auto... A) { return DDTC_MPI_COUNT_FN(PMPI_Iallgather)(A...); });
+}
+
+int alltoall(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
+             int RCount, MPI_Datatype RT, MPI_Comm Comm,
+             MPI_Request *Request) {
+  return everyToEvery(
+      SBuf, SCount, ST, RBuf, RCount, RT, Comm, Request, /*ToEvery=*/true,
+      [](auto... A) { return DDTC_MPI_COUNT_FN(PMPI_Alltoall)(A...); },
+      [](auto... A) { return DDTC_MPI_COUNT_FN(PMPI_Ialltoall)(A...); });
 }
 
 } // namespace
@@ -61,40 +350,48 @@ int allgatherPacked(const void *Mine, char *Out, MPI_Count Block,
 DDTC_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype,
                           int root, MPI_Comm comm) {
   CallScope Scope(SubstitutedCall::Bcast);
-  if (!substitutesCollective(comm))
-    return PMPI_Bcast(buffer, count, datatype, root, comm);
-  BindingRef B = runtime().Bindings.lookup(datatype);
-  PackedLayout L = getPackedLayout(B.get(), datatype);
-  MPI_Count Bytes = static_cast<MPI_Count>(count * L.Size);
-  noteUse(B, static_cast<uint64_t>(Bytes));
-  // More bytes than the library's count type holds (an MPI 3.1 library):
-  // MPI's own path, on every rank alike, since Bytes is the same on all.
-  if (Bytes > MaxMPICount)
-    return PMPI_Bcast(buffer, count, datatype, root, comm);
-  if (L.Contiguous || Bytes == 0)
-    return DDTC_MPI_COUNT_FN(PMPI_Bcast)(at(buffer, L.Lb), countArg(Bytes),
-                                         MPI_PACKED, root, comm);
-  // Too large to stage: MPI's own path, on every rank alike (the byte
-  // count is the same everywhere, the signatures matching).
-  if (static_cast<size_t>(Bytes) > BufferPool::get().maxBytes()) {
-    if (B)
-      runtime().notePassed(*B);
-    return PMPI_Bcast(buffer, count, datatype, root, comm);
-  }
-  int Rank = 0;
-  PMPI_Comm_rank(comm, &Rank);
-  PooledBuffer Packed(static_cast<size_t>(Bytes));
-  if (!Packed.data())
-    return MPI_ERR_NO_MEM;
-  if (Rank == root)
-    if (int Rc = packAny(B.get(), datatype, buffer, count, Packed.data(), comm))
-      return Rc;
-  int Rc = DDTC_MPI_COUNT_FN(PMPI_Bcast)(Packed.data(), countArg(Bytes),
-                                         MPI_PACKED, root, comm);
-  if (Rc == MPI_SUCCESS && Rank != root)
-    Rc =
-        unpackAny(B.get(), datatype, Packed.data(), Bytes, buffer, count, comm);
-  return Rc;
+  return bcast(buffer, count, datatype, root, comm, nullptr);
+}
+
+DDTC_EXPORT int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype,
+                           int root, MPI_Comm comm, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Ibcast);
+  return bcast(buffer, count, datatype, root, comm, request);
+}
+
+DDTC_EXPORT int MPI_Gather(const void *sendbuf, int sendcount,
+                           MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Gather);
+  return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                root, comm, nullptr);
+}
+
+DDTC_EXPORT int MPI_Igather(const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf,
+                            int recvcount, MPI_Datatype recvtype, int root,
+                            MPI_Comm comm, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Igather);
+  return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                root, comm, request);
+}
+
+DDTC_EXPORT int MPI_Scatter(const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf,
+                            int recvcount, MPI_Datatype recvtype, int root,
+                            MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Scatter);
+  return scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                 root, comm, nullptr);
+}
+
+DDTC_EXPORT int MPI_Iscatter(const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype, int root,
+                             MPI_Comm comm, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Iscatter);
+  return scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                 root, comm, request);
 }
 
 DDTC_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount,
@@ -102,65 +399,33 @@ DDTC_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount,
                               int recvcount, MPI_Datatype recvtype,
                               MPI_Comm comm) {
   CallScope Scope(SubstitutedCall::Allgather);
-  if (!substitutesCollective(comm))
-    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                          recvtype, comm);
-  int Rank = 0, Size = 0;
-  PMPI_Comm_rank(comm, &Rank);
-  PMPI_Comm_size(comm, &Size);
-  BindingRef RB = runtime().Bindings.lookup(recvtype);
-  PackedLayout RL = getPackedLayout(RB.get(), recvtype);
-  // Every rank's block, packed: the signatures match, so this is also the
-  // size of what each rank sends.
-  MPI_Count Block = static_cast<MPI_Count>(recvcount * RL.Size);
-  int64_t BlockStride = recvcount * RL.Extent;
-  bool InPlace = sendbuf == MPI_IN_PLACE;
-  noteUse(RB, static_cast<uint64_t>(Block) * Size);
-  if (Block > MaxMPICount)
-    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                          recvtype, comm);
+  return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   comm, nullptr);
+}
 
-  // Where this rank's block comes from: its send buffer, or its block of
-  // the receive buffer in place.
-  BindingRef SB = InPlace ? RB : runtime().Bindings.lookup(sendtype);
-  if (!InPlace)
-    noteUse(SB, static_cast<uint64_t>(Block));
-  const void *Mine = InPlace ? at(recvbuf, Rank * BlockStride) : sendbuf;
-  MPI_Datatype MineType = InPlace ? recvtype : sendtype;
-  MPI_Count MineCount = InPlace ? recvcount : sendcount;
-  PackedLayout SL = getPackedLayout(SB.get(), MineType);
+DDTC_EXPORT int MPI_Iallgather(const void *sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void *recvbuf,
+                               int recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Iallgather);
+  return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   comm, request);
+}
 
-  // A contiguous receive type: blocks land in place, packed bytes being
-  // the memory; only this rank's own block may need packing.
-  if (RL.Contiguous && RL.Extent == static_cast<int64_t>(RL.Size)) {
-    char *Base = at(recvbuf, RL.Lb);
-    if (InPlace)
-      return allgatherPacked(MPI_IN_PLACE, Base, Block, comm);
-    if (SL.Contiguous)
-      return allgatherPacked(at(const_cast<void *>(sendbuf), SL.Lb), Base,
-                             Block, comm);
-    if (int Rc = packAny(SB.get(), sendtype, sendbuf, sendcount,
-                         Base + Rank * Block, comm))
-      return Rc;
-    return allgatherPacked(MPI_IN_PLACE, Base, Block, comm);
-  }
+DDTC_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype,
+                             MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Alltoall);
+  return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                  comm, nullptr);
+}
 
-  if (static_cast<size_t>(Block) * Size > BufferPool::get().maxBytes()) {
-    if (RB)
-      runtime().notePassed(*RB);
-    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                          recvtype, comm);
-  }
-  PooledBuffer Packed(static_cast<size_t>(Block) * Size);
-  if (!Packed.data())
-    return MPI_ERR_NO_MEM;
-  char *MineOut = Packed.data() + Rank * Block;
-  if (int Rc = packAny(SB.get(), MineType, Mine, MineCount, MineOut, comm))
-    return Rc;
-  int Rc = allgatherPacked(MPI_IN_PLACE, Packed.data(), Block, comm);
-  for (int I = 0; I < Size && Rc == MPI_SUCCESS; ++I)
-    if (I != Rank || !InPlace)
-      Rc = unpackAny(RB.get(), recvtype, Packed.data() + I * Block, Block,
-                     at(recvbuf, I * BlockStride), recvcount, comm);
-  return Rc;
+DDTC_EXPORT int MPI_Ialltoall(const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Ialltoall);
+  return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                  comm, request);
 }

@@ -43,7 +43,16 @@ const char *getCallName(SubstitutedCall C) {
       "MPI_Recv", "MPI_Irecv",    "MPI_Sendrecv", "MPI_Bcast",
       "MPI_Allgather", "MPI_Pack", "MPI_Unpack", "MPI_Send_init",
       "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Recv_init", "MPI_Rsend",
-      "MPI_Irsend", "MPI_Sendrecv_replace"};
+      "MPI_Irsend", "MPI_Sendrecv_replace", "MPI_Ibcast", "MPI_Gather",
+      "MPI_Igather", "MPI_Gatherv", "MPI_Igatherv", "MPI_Scatter",
+      "MPI_Iscatter", "MPI_Scatterv", "MPI_Iscatterv", "MPI_Iallgather",
+      "MPI_Allgatherv", "MPI_Iallgatherv", "MPI_Alltoall", "MPI_Ialltoall",
+      "MPI_Alltoallv", "MPI_Ialltoallv", "MPI_Alltoallw", "MPI_Ialltoallw",
+      "MPI_Neighbor_allgather", "MPI_Ineighbor_allgather",
+      "MPI_Neighbor_allgatherv", "MPI_Ineighbor_allgatherv",
+      "MPI_Neighbor_alltoall", "MPI_Ineighbor_alltoall",
+      "MPI_Neighbor_alltoallv", "MPI_Ineighbor_alltoallv",
+      "MPI_Neighbor_alltoallw", "MPI_Ineighbor_alltoallw"};
   return Names[static_cast<size_t>(C)];
 }
 

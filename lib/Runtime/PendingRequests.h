@@ -19,6 +19,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -26,6 +27,8 @@
 #include <vector>
 
 namespace ddtc {
+
+class CollectiveStage;
 
 struct Pending {
   bool IsReceive = false;
@@ -48,6 +51,9 @@ struct Pending {
   /// persistent request the program freed, which completion only makes
   /// inactive.
   bool FreesHandle = false;
+  /// A non-blocking collective's packed blocks (CollectiveStage.h), which
+  /// completion unpacks and releases; the fields above are then unused.
+  std::shared_ptr<CollectiveStage> Stage = nullptr;
 };
 
 class PendingRequests {

@@ -30,9 +30,15 @@ namespace ddtc {
 enum class SubstitutedCall : unsigned char {
   Send, Ssend, Isend, Issend, Recv, Irecv, Sendrecv, Bcast, Allgather,
   Pack, Unpack, SendInit, SsendInit, RsendInit, RecvInit, Rsend, Irsend,
-  SendrecvReplace,
+  SendrecvReplace, Ibcast, Gather, Igather, Gatherv, Igatherv, Scatter,
+  Iscatter, Scatterv, Iscatterv, Iallgather, Allgatherv, Iallgatherv,
+  Alltoall, Ialltoall, Alltoallv, Ialltoallv, Alltoallw, Ialltoallw,
+  NeighborAllgather, IneighborAllgather, NeighborAllgatherv,
+  IneighborAllgatherv, NeighborAlltoall, IneighborAlltoall,
+  NeighborAlltoallv, IneighborAlltoallv, NeighborAlltoallw,
+  IneighborAlltoallw,
 };
-constexpr size_t NumSubstitutedCalls = 18;
+constexpr size_t NumSubstitutedCalls = 46;
 /// The MPI name of C ("MPI_Send").
 const char *getCallName(SubstitutedCall C);
 

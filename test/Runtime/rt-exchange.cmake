@@ -1,14 +1,17 @@
-# The program of the substitution runtime's tests (rt-exchange.cpp), in
-# test/Runtime of the build tree, once per MPI family (rt-exchange,
-# rt-exchange-openmpi). Included by test/CMakeLists.txt.
-set(DDTC_RT_EXCHANGE_SOURCE ${CMAKE_CURRENT_LIST_DIR}/rt-exchange.cpp)
+# The programs of the substitution runtime's tests (rt-exchange.cpp,
+# rt-collectives.cpp), in test/Runtime of the build tree, once per MPI
+# family (rt-exchange, rt-exchange-openmpi, ...). Included by
+# test/CMakeLists.txt.
+set(DDTC_RT_TEST_SOURCE_DIR ${CMAKE_CURRENT_LIST_DIR})
 # Suffix is empty for MPICH, -openmpi for Open MPI.
 function(ddtc_add_rt_exchange Suffix)
   string(REPLACE "-" "_" LibSuffix "${Suffix}")
-  set(Name rt-exchange${Suffix})
-  add_executable(${Name} ${DDTC_RT_EXCHANGE_SOURCE})
-  target_link_libraries(${Name} PRIVATE ddtcMPI${LibSuffix} ddtcReader ddtcIR
-    ddtcTarget)
-  set_target_properties(${Name} PROPERTIES
-    RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/Runtime)
+  foreach(Program rt-exchange rt-collectives)
+    set(Name ${Program}${Suffix})
+    add_executable(${Name} ${DDTC_RT_TEST_SOURCE_DIR}/${Program}.cpp)
+    target_link_libraries(${Name} PRIVATE ddtcMPI${LibSuffix} ddtcReader
+      ddtcIR ddtcTarget)
+    set_target_properties(${Name} PROPERTIES
+      RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/Runtime)
+  endforeach()
 endfunction()

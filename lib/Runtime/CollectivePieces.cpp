@@ -1,0 +1,110 @@
+//===- lib/Runtime/CollectivePieces.cpp - Sides of v-, w- and neighborhood collectives ===//
+#include "CollectivePieces.h"
+
+#include <climits>
+
+namespace ddtc {
+
+const CollectiveType &CollectiveSide::describe(MPI_Datatype T) {
+  // A w-collective names a type per peer, mostly few distinct ones.
+  for (const CollectiveType &C : Types)
+    if (C.T == T)
+      return C;
+  return Types.emplace_back(describeCollectiveType(T));
+}
+
+void CollectiveSide::addRun(int N, MPI_Count Count, MPI_Datatype T) {
+  const CollectiveType &C = describe(T);
+  for (int I = 0; I < N; ++I)
+    add(Base + I * Count * C.L.Extent, Count, C);
+}
+
+void CollectiveSide::note(bool Left) const {
+  for (const CollectiveType &C : Types) {
+    uint64_t Bytes = 0;
+    for (const Piece &P : Pieces)
+      if (P.C == &C)
+        Bytes += C.bytes(P.Count);
+    noteCollectiveUse(C, Bytes, Left);
+  }
+}
+
+uint64_t CollectiveSide::bytes() const {
+  uint64_t N = 0;
+  for (const Piece &P : Pieces)
+    N += P.C->bytes(P.Count);
+  return N;
+}
+
+bool CollectiveSide::dense() const {
+  for (const Piece &P : Pieces)
+    if (P.Count > 0 && !P.C->dense())
+      return false;
+  return true;
+}
+
+bool CollectiveSide::fits() const {
+  if (DDTC_MPI_LARGE_COUNT)
+    return true;
+  // Staged, the largest displacement is below the side's bytes.
+  if (!dense())
+    return bytes() <= INT_MAX;
+  for (const Piece &P : Pieces)
+    if (P.C->bytes(P.Count) > INT_MAX ||
+        !fitsInt(P.Addr + P.C->L.Lb - Base))
+      return false;
+  return true;
+}
+
+char *CollectiveSide::stage(CollectiveStage &S, int K, size_t &Offset,
+                            bool Send, int &Rc, int Skip) {
+  std::vector<MPICount> &Counts = S.Counts[K];
+  std::vector<MPIDispl> &Displs = S.Displs[K];
+  Counts.resize(Pieces.size());
+  Displs.resize(Pieces.size());
+  bool Dense = dense();
+  // A staged side's displacements are from its own start: MPI must never
+  // be given the same buffer for both sides (receiveStart).
+  size_t Start = Offset;
+  Staged = Dense ? Base : S.data() + Start;
+  for (size_t I = 0; I < Pieces.size(); ++I) {
+    const Piece &P = Pieces[I];
+    uint64_t Bytes = P.C->bytes(P.Count);
+    Counts[I] = static_cast<MPICount>(Bytes);
+    if (Dense) {
+      Displs[I] = static_cast<MPIDispl>(P.Addr + P.C->L.Lb - Base);
+      continue;
+    }
+    Displs[I] = static_cast<MPIDispl>(Offset - Start);
+    if (static_cast<int>(I) != Skip) {
+      if (Send) {
+        if (Rc == MPI_SUCCESS)
+          Rc = S.pack(*P.C, P.Addr, P.Count, Offset);
+      } else {
+        S.unpackLater(*P.C, P.Addr, P.Count, Offset);
+      }
+    }
+    Offset += static_cast<size_t>(Bytes);
+  }
+  return Staged;
+}
+
+int CollectiveSide::packPiece(CollectiveStage &S, int K, int I) const {
+  if (Staged == Base)
+    return MPI_SUCCESS;
+  const Piece &P = Pieces[static_cast<size_t>(I)];
+  size_t Offset = static_cast<size_t>(Staged - S.data()) +
+                  static_cast<size_t>(S.Displs[K][static_cast<size_t>(I)]);
+  return S.pack(*P.C, P.Addr, P.Count, Offset);
+}
+
+const MPI_Aint *aintDispls(CollectiveStage &S, int K) {
+#if DDTC_MPI_LARGE_COUNT
+  return S.Displs[K].data();
+#else
+  S.AintDispls[K].assign(S.Displs[K].begin(), S.Displs[K].end());
+  return S.AintDispls[K].data();
+#endif
+}
+
+} // namespace ddtc

@@ -1,0 +1,174 @@
+//===- lib/Runtime/CollectivePieces.h - Sides of v-, w- and neighborhood collectives -*- C++ -*-===//
+//
+// The v-, w- and neighborhood collectives give one piece of data per peer,
+// each with its own count, place and (w-forms) type, and sizes that differ
+// from rank to rank. A side of such a call -- what a rank sends, or what
+// it receives -- is a list of pieces; staged, the pieces lie packed one
+// after the other, and MPI is given their byte counts and displacements
+// (CollectiveStage's arrays) on MPI_PACKED. A side whose pieces are all of
+// dense types needs no staging: MPI is given the program's buffer, with
+// displacements in bytes.
+//
+// Sizes differ between ranks, so no rank can leave such a call to MPI on
+// its own because of its sizes: a side is staged whatever its size. Only
+// where a byte count or displacement does not fit the library's classic
+// int arguments (an MPI 3.1 library) does a rank pass its call through as
+// written, which the packed bytes of the other ranks still match (MPI_PACKED
+// matches any type of the same signature, MPI-4 §5.2).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DDTC_LIB_RUNTIME_COLLECTIVEPIECES_H
+#define DDTC_LIB_RUNTIME_COLLECTIVEPIECES_H
+
+#include "CollectiveStage.h"
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+namespace ddtc {
+
+/// Count instances of a type at Addr: what one peer's piece is.
+struct Piece {
+  char *Addr;
+  MPI_Count Count;
+  const CollectiveType *C;
+};
+
+/// One side of a call.
+class CollectiveSide {
+public:
+  /// Base is the side's buffer as the program gave it: displacements of a
+  /// dense side are taken from it.
+  explicit CollectiveSide(const void *Base)
+      : Base(const_cast<char *>(static_cast<const char *>(Base))) {}
+
+  /// The description of T, made once per call and type.
+  const CollectiveType &describe(MPI_Datatype T);
+  void add(char *Addr, MPI_Count Count, const CollectiveType &C) {
+    Pieces.push_back({Addr, Count, &C});
+  }
+  /// N pieces of Count instances of T, one after the other from Base.
+  void addRun(int N, MPI_Count Count, MPI_Datatype T);
+  /// Pieces of Counts[I] instances of T at Displs[I] extents from Base.
+  template <typename CountT, typename DisplT>
+  void addVector(int N, const CountT *Counts, const DisplT *Displs,
+                 MPI_Datatype T) {
+    const CollectiveType &C = describe(T);
+    for (int I = 0; I < N; ++I)
+      add(Base + static_cast<int64_t>(Displs[I]) * C.L.Extent, Counts[I], C);
+  }
+  /// Pieces of Counts[I] instances of Types[I] at Displs[I] bytes from
+  /// Base; a piece of count 0 may name any type.
+  template <typename CountT, typename DisplT>
+  void addW(int N, const CountT *Counts, const DisplT *Displs,
+            const MPI_Datatype *Types) {
+    for (int I = 0; I < N; ++I)
+      add(Base + static_cast<int64_t>(Displs[I]), Counts[I],
+          describe(Counts[I] > 0 ? Types[I] : MPI_DATATYPE_NULL));
+  }
+
+  /// Counts the call's use of each type of the side, substituted or
+  /// (Left) left to MPI.
+  void note(bool Left) const;
+  /// Packed bytes of the side; whether it needs staging.
+  uint64_t bytes() const;
+  bool dense() const;
+  /// Whether the byte counts and displacements MPI would be given fit its
+  /// argument types (an MPI 3.1 library takes ints).
+  bool fits() const;
+
+  /// Fills side K's arrays of S and returns the buffer MPI is given: the
+  /// program's, if dense, else the stage from Offset (advanced past the
+  /// side), packed now (Send) or unpacked at completion -- but piece Skip.
+  char *stage(CollectiveStage &S, int K, size_t &Offset, bool Send, int &Rc,
+              int Skip = -1);
+  /// Packs piece I into the staging buffer where stage() placed it (an
+  /// in-place receive side, whose pieces MPI also sends).
+  int packPiece(CollectiveStage &S, int K, int I) const;
+
+  const std::vector<Piece> &pieces() const { return Pieces; }
+
+private:
+  char *Base;
+  std::vector<Piece> Pieces;
+  /// The side's types (a deque: pieces point into it).
+  std::deque<CollectiveType> Types;
+  char *Staged = nullptr; ///< the buffer stage() returned
+};
+
+/// A side of equal pieces, one after the other, as MPI is given it: where
+/// the first starts, and the bytes of each (none: no neighbor).
+inline const char *firstPiece(const void *Packed, const CollectiveStage &S, int K) {
+  const char *P = static_cast<const char *>(Packed);
+  return S.Displs[K].empty() ? P : P + S.Displs[K][0];
+}
+inline MPICount pieceBytes(const CollectiveStage &S, int K) {
+  return S.Counts[K].empty() ? 0 : S.Counts[K][0];
+}
+
+/// The byte displacements of side K of S as MPI_Aint (the neighborhood
+/// w-collective takes them so in every MPI version).
+const MPI_Aint *aintDispls(CollectiveStage &S, int K);
+
+constexpr int SendSide = 0, ReceiveSide = 1;
+
+/// How a call in place reuses its receive side: its pieces are also what
+/// MPI sends (Alltoall*), or one of them is (Allgatherv: the rank's own).
+constexpr int NoPiece = -1, EveryPiece = -2;
+
+/// The buffers MPI is given for a call's two sides.
+struct PackedBuffers {
+  const void *Send = MPI_IN_PLACE;
+  char *Receive = nullptr;
+};
+
+/// Makes a v- or w-collective on packed bytes: stages Send and Receive
+/// (either may be null: the side is not this rank's, or the call is in
+/// place), leaving piece SendSkip unsent and piece ReceiveSkip not
+/// unpacked, and packing the receive pieces PackReceived names for an
+/// in-place call; Call(Buffers, Stage, Request) makes the MPI call. Where
+/// this rank's sizes do not fit the library's arguments, Plain makes the
+/// call as written.
+template <typename PlainFn, typename CallFn>
+int runPieces(MPI_Comm Comm, CollectiveSide *Send, CollectiveSide *Receive,
+              MPI_Request *Request, PlainFn Plain, CallFn Call,
+              int SendSkip = NoPiece, int ReceiveSkip = NoPiece,
+              int PackReceived = NoPiece) {
+  bool Fits = (!Send || Send->fits()) && (!Receive || Receive->fits());
+  for (CollectiveSide *Side : {Send, Receive})
+    if (Side)
+      Side->note(!Fits);
+  if (!Fits)
+    return Plain();
+  auto S = std::make_unique<CollectiveStage>(Comm);
+  size_t SendBytes = Send && !Send->dense() ? Send->bytes() : 0;
+  size_t ReceiveBytes = Receive && !Receive->dense() ? Receive->bytes() : 0;
+  size_t ReceiveOffset = receiveStart(SendBytes);
+  if (!S->reserve(ReceiveBytes ? ReceiveOffset + ReceiveBytes : SendBytes))
+    return Plain();
+  int Rc = MPI_SUCCESS;
+  size_t Offset = 0;
+  PackedBuffers B;
+  if (Send)
+    B.Send = Send->stage(*S, SendSide, Offset, /*Send=*/true, Rc, SendSkip);
+  if (Receive) {
+    Offset = ReceiveOffset;
+    B.Receive = Receive->stage(*S, ReceiveSide, Offset, /*Send=*/false, Rc,
+                               ReceiveSkip);
+    int N = static_cast<int>(Receive->pieces().size());
+    for (int I = 0; I < N && Rc == MPI_SUCCESS; ++I)
+      if (PackReceived == EveryPiece || PackReceived == I)
+        Rc = Receive->packPiece(*S, ReceiveSide, I);
+  }
+  if (Rc != MPI_SUCCESS)
+    return Rc;
+  CollectiveStage *Stage = S.get();
+  return runStaged(std::move(S), Request, [&](MPI_Request *Req) {
+    return Call(B, *Stage, Req);
+  });
+}
+
+} // namespace ddtc
+
+#endif // DDTC_LIB_RUNTIME_COLLECTIVEPIECES_H

@@ -1,0 +1,106 @@
+//===- lib/Runtime/CollectiveStage.cpp - The packed bytes of one collective ===//
+#include "CollectiveStage.h"
+
+#include "BufferPool.h"
+#include "RuntimeState.h"
+
+#include <cstdlib>
+
+namespace ddtc {
+
+CollectiveType describeCollectiveType(MPI_Datatype T) {
+  CollectiveType C;
+  C.T = T;
+  // A type that moves nothing may be given as a null handle (a zero count
+  // of a v- or w-collective), which MPI's queries refuse.
+  if (T == MPI_DATATYPE_NULL)
+    return C;
+  C.B = runtime().Bindings.lookup(T);
+  C.L = getPackedLayout(C.B.get(), T);
+  return C;
+}
+
+bool substitutesCollective(MPI_Comm Comm) {
+  if (!runtime().Active.load(std::memory_order_relaxed))
+    return false;
+  int Inter = 0;
+  PMPI_Comm_test_inter(Comm, &Inter);
+  return !Inter;
+}
+
+void noteCollectiveUse(const CollectiveType &C, uint64_t Bytes, bool Left) {
+  if (!C.B)
+    return;
+  if (C.B->isBound() && !Left)
+    runtime().noteSubstituted(*C.B, Bytes);
+  else
+    runtime().notePassed(*C.B);
+}
+
+CollectiveStage::~CollectiveStage() {
+  if (Pooled)
+    BufferPool::get().release(Buffer, Bytes);
+  else
+    std::free(Buffer);
+  for (MPI_Datatype &T : Kept)
+    PMPI_Type_free(&T);
+}
+
+bool CollectiveStage::reserve(size_t N) {
+  Bytes = N;
+  if (N == 0)
+    return true;
+  Pooled = N <= BufferPool::get().maxBytes();
+  Buffer = static_cast<char *>(Pooled ? BufferPool::get().acquire(N)
+                                      : std::malloc(N));
+  return Buffer != nullptr;
+}
+
+int CollectiveStage::pack(const CollectiveType &C, const void *Buf,
+                          MPI_Count Count, size_t Offset) {
+  if (Count == 0)
+    return MPI_SUCCESS;
+  return packAny(C.B.get(), C.T, Buf, Count, Buffer + Offset, Comm);
+}
+
+void CollectiveStage::unpackLater(const CollectiveType &C, void *Buf,
+                                  MPI_Count Count, size_t Offset) {
+  if (Count > 0)
+    Unpacks.push_back({C, Buf, Count, Offset});
+}
+
+int CollectiveStage::finish() {
+  int Rc = MPI_SUCCESS;
+  for (const Unpack &U : Unpacks)
+    if (Rc == MPI_SUCCESS)
+      Rc = unpackAny(U.C.B.get(), U.C.T, Buffer + U.Offset,
+                     static_cast<MPI_Count>(U.C.bytes(U.Count)), U.Buf,
+                     U.Count, Comm);
+  Unpacks.clear();
+  return Rc;
+}
+
+void CollectiveStage::keepTypes() {
+  for (Unpack &U : Unpacks) {
+    // A kernel or a plain copy needs no handle; a predefined type is never
+    // freed.
+    bool UsesHandle = U.C.B && !U.C.B->isBound() && !U.C.L.Contiguous;
+    if (!UsesHandle)
+      continue;
+    MPI_Datatype Dup;
+    if (PMPI_Type_dup(U.C.T, &Dup) != MPI_SUCCESS)
+      continue;
+    Kept.push_back(Dup);
+    U.C.T = Dup;
+  }
+}
+
+void addPendingStage(MPI_Request Request,
+                     std::unique_ptr<CollectiveStage> Stage) {
+  Pending P;
+  P.OwnsBuffer = false;
+  P.Stage = std::shared_ptr<CollectiveStage>(std::move(Stage));
+  runtime().Requests.add(Request, std::move(P));
+}
+
+} // namespace ddtc

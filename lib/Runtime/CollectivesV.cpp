@@ -1,0 +1,303 @@
+//===- lib/Runtime/CollectivesV.cpp - Substituted v- and w-collectives -----===//
+//
+// MPI_Gatherv, MPI_Scatterv, MPI_Allgatherv, MPI_Alltoallv, MPI_Alltoallw
+// and their non-blocking forms, on packed bytes on every rank as the other
+// collectives (Collectives.cpp), one piece per peer (CollectivePieces.h).
+//
+//===----------------------------------------------------------------------===//
+#include "CollectivePieces.h"
+#include "RuntimeState.h"
+
+#define DDTC_EXPORT extern "C" __attribute__((visibility("default")))
+
+using namespace ddtc;
+
+namespace {
+
+int gatherv(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
+            const int *RCounts, const int *Displs, MPI_Datatype RT, int Root,
+            MPI_Comm Comm, MPI_Request *Request) {
+  auto Plain = [&] {
+    return Request ? PMPI_Igatherv(SBuf, SCount, ST, RBuf, RCounts, Displs,
+                                   RT, Root, Comm, Request)
+                   : PMPI_Gatherv(SBuf, SCount, ST, RBuf, RCounts, Displs, RT,
+                                  Root, Comm);
+  };
+  if (!substitutesCollective(Comm))
+    return Plain();
+  int Rank = 0, Size = 0;
+  PMPI_Comm_rank(Comm, &Rank);
+  PMPI_Comm_size(Comm, &Size);
+  bool IsRoot = Rank == Root;
+  bool InPlace = IsRoot && SBuf == MPI_IN_PLACE;
+  CollectiveSide Mine(SBuf), All(RBuf);
+  if (!InPlace)
+    Mine.addRun(1, SCount, ST);
+  if (IsRoot)
+    All.addVector(Size, RCounts, Displs, RT);
+  return runPieces(
+      Comm, InPlace ? nullptr : &Mine, IsRoot ? &All : nullptr, Request, Plain,
+      [&](const PackedBuffers &B, CollectiveStage &S, MPI_Request *Req) {
+        const void *SB = InPlace ? MPI_IN_PLACE : firstPiece(B.Send, S, 0);
+        MPICount SN = InPlace ? 0 : pieceBytes(S, SendSide);
+        const MPICount *RN = IsRoot ? S.Counts[1].data() : nullptr;
+        const MPIDispl *RD = IsRoot ? S.Displs[1].data() : nullptr;
+        return Req ? DDTC_MPI_COUNT_FN(PMPI_Igatherv)(
+                         SB, SN, MPI_PACKED, B.Receive, RN, RD, MPI_PACKED,
+                         Root, Comm, Req)
+                   : DDTC_MPI_COUNT_FN(PMPI_Gatherv)(SB, SN, MPI_PACKED,
+                                                     B.Receive, RN, RD,
+                                                     MPI_PACKED, Root, Comm);
+      },
+      NoPiece, InPlace ? Root : NoPiece);
+}
+
+int scatterv(const void *SBuf, const int *SCounts, const int *Displs,
+             MPI_Datatype ST, void *RBuf, int RCount, MPI_Datatype RT,
+             int Root, MPI_Comm Comm, MPI_Request *Request) {
+  auto Plain = [&] {
+    return Request ? PMPI_Iscatterv(SBuf, SCounts, Displs, ST, RBuf, RCount,
+                                    RT, Root, Comm, Request)
+                   : PMPI_Scatterv(SBuf, SCounts, Displs, ST, RBuf, RCount, RT,
+                                   Root, Comm);
+  };
+  if (!substitutesCollective(Comm))
+    return Plain();
+  int Rank = 0, Size = 0;
+  PMPI_Comm_rank(Comm, &Rank);
+  PMPI_Comm_size(Comm, &Size);
+  bool IsRoot = Rank == Root;
+  bool InPlace = IsRoot && RBuf == MPI_IN_PLACE;
+  CollectiveSide All(SBuf), Mine(RBuf);
+  if (IsRoot)
+    All.addVector(Size, SCounts, Displs, ST);
+  if (!InPlace)
+    Mine.addRun(1, RCount, RT);
+  return runPieces(
+      Comm, IsRoot ? &All : nullptr, InPlace ? nullptr : &Mine, Request, Plain,
+      [&](const PackedBuffers &B, CollectiveStage &S, MPI_Request *Req) {
+        const MPICount *SN = IsRoot ? S.Counts[0].data() : nullptr;
+        const MPIDispl *SD = IsRoot ? S.Displs[0].data() : nullptr;
+        void *RB = InPlace ? MPI_IN_PLACE
+                           : const_cast<char *>(firstPiece(B.Receive, S, 1));
+        MPICount RN = InPlace ? 0 : pieceBytes(S, ReceiveSide);
+        const void *SB = IsRoot ? B.Send : nullptr;
+        return Req ? DDTC_MPI_COUNT_FN(PMPI_Iscatterv)(
+                         SB, SN, SD, MPI_PACKED, RB, RN, MPI_PACKED, Root,
+                         Comm, Req)
+                   : DDTC_MPI_COUNT_FN(PMPI_Scatterv)(SB, SN, SD, MPI_PACKED,
+                                                      RB, RN, MPI_PACKED, Root,
+                                                      Comm);
+      },
+      InPlace ? Root : NoPiece);
+}
+
+int allgatherv(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
+               const int *RCounts, const int *Displs, MPI_Datatype RT,
+               MPI_Comm Comm, MPI_Request *Request) {
+  auto Plain = [&] {
+    return Request ? PMPI_Iallgatherv(SBuf, SCount, ST, RBuf, RCounts, Displs,
+                                      RT, Comm, Request)
+                   : PMPI_Allgatherv(SBuf, SCount, ST, RBuf, RCounts, Displs,
+                                     RT, Comm);
+  };
+  if (!substitutesCollective(Comm))
+    return Plain();
+  int Rank = 0, Size = 0;
+  PMPI_Comm_rank(Comm, &Rank);
+  PMPI_Comm_size(Comm, &Size);
+  bool InPlace = SBuf == MPI_IN_PLACE;
+  CollectiveSide Mine(SBuf), All(RBuf);
+  if (!InPlace)
+    Mine.addRun(1, SCount, ST);
+  All.addVector(Size, RCounts, Displs, RT);
+  // In place, MPI sends this rank's piece from its place among the
+  // received ones and leaves it there.
+  return runPieces(
+      Comm, InPlace ? nullptr : &Mine, &All, Request, Plain,
+      [&](const PackedBuffers &B, CollectiveStage &S, MPI_Request *Req) {
+        const void *SB = InPlace ? MPI_IN_PLACE : firstPiece(B.Send, S, 0);
+        MPICount SN = InPlace ? 0 : pieceBytes(S, SendSide);
+        return Req ? DDTC_MPI_COUNT_FN(PMPI_Iallgatherv)(
+                         SB, SN, MPI_PACKED, B.Receive, S.Counts[1].data(),
+                         S.Displs[1].data(), MPI_PACKED, Comm, Req)
+                   : DDTC_MPI_COUNT_FN(PMPI_Allgatherv)(
+                         SB, SN, MPI_PACKED, B.Receive, S.Counts[1].data(),
+                         S.Displs[1].data(), MPI_PACKED, Comm);
+      },
+      NoPiece, InPlace ? Rank : NoPiece, InPlace ? Rank : NoPiece);
+}
+
+int alltoallv(const void *SBuf, const int *SCounts, const int *SDispls,
+              MPI_Datatype ST, void *RBuf, const int *RCounts,
+              const int *RDispls, MPI_Datatype RT, MPI_Comm Comm,
+              MPI_Request *Request) {
+  auto Plain = [&] {
+    return Request
+               ? PMPI_Ialltoallv(SBuf, SCounts, SDispls, ST, RBuf, RCounts,
+                                 RDispls, RT, Comm, Request)
+               : PMPI_Alltoallv(SBuf, SCounts, SDispls, ST, RBuf, RCounts,
+                                RDispls, RT, Comm);
+  };
+  if (!substitutesCollective(Comm))
+    return Plain();
+  int Size = 0;
+  PMPI_Comm_size(Comm, &Size);
+  bool InPlace = SBuf == MPI_IN_PLACE;
+  CollectiveSide Sent(SBuf), Received(RBuf);
+  if (!InPlace)
+    Sent.addVector(Size, SCounts, SDispls, ST);
+  Received.addVector(Size, RCounts, RDispls, RT);
+  return runPieces(
+      Comm, InPlace ? nullptr : &Sent, &Received, Request, Plain,
+      [&](const PackedBuffers &B, CollectiveStage &S, MPI_Request *Req) {
+        const MPICount *SN = InPlace ? nullptr : S.Counts[0].data();
+        const MPIDispl *SD = InPlace ? nullptr : S.Displs[0].data();
+        MPI_Datatype SType = InPlace ? MPI_DATATYPE_NULL : MPI_PACKED;
+        return Req ? DDTC_MPI_COUNT_FN(PMPI_Ialltoallv)(
+                         B.Send, SN, SD, SType, B.Receive, S.Counts[1].data(),
+                         S.Displs[1].data(), MPI_PACKED, Comm, Req)
+                   : DDTC_MPI_COUNT_FN(PMPI_Alltoallv)(
+                         B.Send, SN, SD, SType, B.Receive, S.Counts[1].data(),
+                         S.Displs[1].data(), MPI_PACKED, Comm);
+      },
+      NoPiece, NoPiece, InPlace ? EveryPiece : NoPiece);
+}
+
+int alltoallw(const void *SBuf, const int *SCounts, const int *SDispls,
+              const MPI_Datatype *STypes, void *RBuf, const int *RCounts,
+              const int *RDispls, const MPI_Datatype *RTypes, MPI_Comm Comm,
+              MPI_Request *Request) {
+  auto Plain = [&] {
+    return Request
+               ? PMPI_Ialltoallw(SBuf, SCounts, SDispls, STypes, RBuf, RCounts,
+                                 RDispls, RTypes, Comm, Request)
+               : PMPI_Alltoallw(SBuf, SCounts, SDispls, STypes, RBuf, RCounts,
+                                RDispls, RTypes, Comm);
+  };
+  if (!substitutesCollective(Comm))
+    return Plain();
+  int Size = 0;
+  PMPI_Comm_size(Comm, &Size);
+  bool InPlace = SBuf == MPI_IN_PLACE;
+  CollectiveSide Sent(SBuf), Received(RBuf);
+  if (!InPlace)
+    Sent.addW(Size, SCounts, SDispls, STypes);
+  Received.addW(Size, RCounts, RDispls, RTypes);
+  return runPieces(
+      Comm, InPlace ? nullptr : &Sent, &Received, Request, Plain,
+      [&](const PackedBuffers &B, CollectiveStage &S, MPI_Request *Req) {
+        for (int K : {SendSide, ReceiveSide})
+          S.Types[K].assign(static_cast<size_t>(Size), MPI_PACKED);
+        const MPICount *SN = InPlace ? nullptr : S.Counts[0].data();
+        const MPIDispl *SD = InPlace ? nullptr : S.Displs[0].data();
+        const MPI_Datatype *STy = InPlace ? nullptr : S.Types[0].data();
+        return Req ? DDTC_MPI_COUNT_FN(PMPI_Ialltoallw)(
+                         B.Send, SN, SD, STy, B.Receive, S.Counts[1].data(),
+                         S.Displs[1].data(), S.Types[1].data(), Comm, Req)
+                   : DDTC_MPI_COUNT_FN(PMPI_Alltoallw)(
+                         B.Send, SN, SD, STy, B.Receive, S.Counts[1].data(),
+                         S.Displs[1].data(), S.Types[1].data(), Comm);
+      },
+      NoPiece, NoPiece, InPlace ? EveryPiece : NoPiece);
+}
+
+} // namespace
+
+DDTC_EXPORT int MPI_Gatherv(const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf,
+                            const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Gatherv);
+  return gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                 recvtype, root, comm, nullptr);
+}
+
+DDTC_EXPORT int MPI_Igatherv(const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, int root, MPI_Comm comm,
+                             MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Igatherv);
+  return gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                 recvtype, root, comm, request);
+}
+
+DDTC_EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[],
+                             const int displs[], MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Scatterv);
+  return scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                  recvtype, root, comm, nullptr);
+}
+
+DDTC_EXPORT int MPI_Iscatterv(const void *sendbuf, const int sendcounts[],
+                              const int displs[], MPI_Datatype sendtype,
+                              void *recvbuf, int recvcount,
+                              MPI_Datatype recvtype, int root, MPI_Comm comm,
+                              MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Iscatterv);
+  return scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                  recvtype, root, comm, request);
+}
+
+DDTC_EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void *recvbuf,
+                               const int recvcounts[], const int displs[],
+                               MPI_Datatype recvtype, MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Allgatherv);
+  return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                    recvtype, comm, nullptr);
+}
+
+DDTC_EXPORT int MPI_Iallgatherv(const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf,
+                                const int recvcounts[], const int displs[],
+                                MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Iallgatherv);
+  return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                    recvtype, comm, request);
+}
+
+DDTC_EXPORT int MPI_Alltoallv(const void *sendbuf, const int sendcounts[],
+                              const int sdispls[], MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[],
+                              const int rdispls[], MPI_Datatype recvtype,
+                              MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Alltoallv);
+  return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                   recvcounts, rdispls, recvtype, comm, nullptr);
+}
+
+DDTC_EXPORT int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
+                               const int sdispls[], MPI_Datatype sendtype,
+                               void *recvbuf, const int recvcounts[],
+                               const int rdispls[], MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Ialltoallv);
+  return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                   recvcounts, rdispls, recvtype, comm, request);
+}
+
+DDTC_EXPORT int MPI_Alltoallw(const void *sendbuf, const int sendcounts[],
+                              const int sdispls[],
+                              const MPI_Datatype sendtypes[], void *recvbuf,
+                              const int recvcounts[], const int rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Alltoallw);
+  return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                   recvcounts, rdispls, recvtypes, comm, nullptr);
+}
+
+DDTC_EXPORT int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
+                               const int sdispls[],
+                               const MPI_Datatype sendtypes[], void *recvbuf,
+                               const int recvcounts[], const int rdispls[],
+                               const MPI_Datatype recvtypes[], MPI_Comm comm,
+                               MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Ialltoallw);
+  return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                   recvcounts, rdispls, recvtypes, comm, request);
+}
