@@ -43,7 +43,9 @@ const char *getCallName(SubstitutedCall C) {
       "MPI_Recv", "MPI_Irecv",    "MPI_Sendrecv", "MPI_Bcast",
       "MPI_Allgather", "MPI_Pack", "MPI_Unpack", "MPI_Send_init",
       "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Recv_init", "MPI_Rsend",
-      "MPI_Irsend", "MPI_Sendrecv_replace"};
+      "MPI_Irsend", "MPI_Sendrecv_replace", "MPI_Put", "MPI_Get",
+      "MPI_Accumulate", "MPI_Get_accumulate", "MPI_Rput", "MPI_Rget",
+      "MPI_Raccumulate", "MPI_Rget_accumulate"};
   return Names[static_cast<size_t>(C)];
 }
 

@@ -45,6 +45,10 @@ void PendingRequests::unclaim(MPI_Request R, uint64_t Serial) {
 
 void PendingRequests::complete(const Pending &P, const MPI_Status &Status,
                                int Rc) {
+  if (P.Op) {
+    P.Op->finish(Rc == MPI_SUCCESS);
+    return;
+  }
   if (P.IsReceive && Rc == MPI_SUCCESS && Status.MPI_ERROR == MPI_SUCCESS) {
     int Cancelled = 0;
     PMPI_Test_cancelled(&Status, &Cancelled);

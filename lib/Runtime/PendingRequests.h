@@ -14,11 +14,13 @@
 #ifndef DDTC_LIB_RUNTIME_PENDINGREQUESTS_H
 #define DDTC_LIB_RUNTIME_PENDINGREQUESTS_H
 
+#include "OneSided.h"
 #include "TypeBinding.h"
 
 #include <mpi.h>
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -48,6 +50,10 @@ struct Pending {
   /// persistent request the program freed, which completion only makes
   /// inactive.
   bool FreesHandle = false;
+  /// A one-sided request form (MPI_Rput, ...): its buffers belong to the
+  /// operation, which the window's synchronization may finish first
+  /// (OneSided.h); completing the request finishes it if not.
+  std::shared_ptr<WindowOp> Op = nullptr;
 };
 
 class PendingRequests {

@@ -30,9 +30,10 @@ namespace ddtc {
 enum class SubstitutedCall : unsigned char {
   Send, Ssend, Isend, Issend, Recv, Irecv, Sendrecv, Bcast, Allgather,
   Pack, Unpack, SendInit, SsendInit, RsendInit, RecvInit, Rsend, Irsend,
-  SendrecvReplace,
+  SendrecvReplace, Put, Get, Accumulate, GetAccumulate, Rput, Rget,
+  Raccumulate, RgetAccumulate,
 };
-constexpr size_t NumSubstitutedCalls = 18;
+constexpr size_t NumSubstitutedCalls = 26;
 /// The MPI name of C ("MPI_Send").
 const char *getCallName(SubstitutedCall C);
 
