@@ -1,7 +1,9 @@
-# The program of the substitution runtime's tests (rt-exchange.cpp), in
-# test/Runtime of the build tree, once per MPI family (rt-exchange,
-# rt-exchange-openmpi). Included by test/CMakeLists.txt.
+# The programs of the substitution runtime's tests (rt-exchange.cpp and the
+# one-sided rt-onesided.cpp), in test/Runtime of the build tree, once per
+# MPI family (rt-exchange, rt-exchange-openmpi, ...). Included by
+# test/CMakeLists.txt.
 set(DDTC_RT_EXCHANGE_SOURCE ${CMAKE_CURRENT_LIST_DIR}/rt-exchange.cpp)
+set(DDTC_RT_ONESIDED_SOURCE ${CMAKE_CURRENT_LIST_DIR}/rt-onesided.cpp)
 # Suffix is empty for MPICH, -openmpi for Open MPI.
 function(ddtc_add_rt_exchange Suffix)
   string(REPLACE "-" "_" LibSuffix "${Suffix}")
@@ -9,6 +11,12 @@ function(ddtc_add_rt_exchange Suffix)
   add_executable(${Name} ${DDTC_RT_EXCHANGE_SOURCE})
   target_link_libraries(${Name} PRIVATE ddtcMPI${LibSuffix} ddtcReader ddtcIR
     ddtcTarget)
+  set_target_properties(${Name} PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/Runtime)
+  # MPI alone: the program knows nothing of ddtc.
+  set(Name rt-onesided${Suffix})
+  add_executable(${Name} ${DDTC_RT_ONESIDED_SOURCE})
+  target_link_libraries(${Name} PRIVATE ddtcMPI${LibSuffix})
   set_target_properties(${Name} PROPERTIES
     RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/Runtime)
 endfunction()
