@@ -93,6 +93,7 @@ if config.have_mpi:
     config.substitutions.append(("%ddtc-rt-calibrate", config.ddtc_rt_calibrate))
     config.substitutions.append(("%rt-exchange", os.path.join(config.ddtc_runtime_test_dir, "rt-exchange" + config.ddtc_tool_suffix)))
     config.substitutions.append(("%rt-collectives", os.path.join(config.ddtc_runtime_test_dir, "rt-collectives" + config.ddtc_tool_suffix)))
+    config.substitutions.append(("%rt-onesided", os.path.join(config.ddtc_runtime_test_dir, "rt-onesided" + config.ddtc_tool_suffix)))
     config.substitutions.append(("%trace-check", os.path.join(config.ddtc_runtime_test_dir, "trace-check" + config.ddtc_tool_suffix)))
     # The example applications (examples/, built with MPI).
     config.substitutions.append(("%examples", config.ddtc_examples_dir))

@@ -99,7 +99,7 @@ void addPendingStage(MPI_Request Request,
                      std::unique_ptr<CollectiveStage> Stage) {
   Pending P;
   P.OwnsBuffer = false;
-  P.Stage = std::shared_ptr<CollectiveStage>(std::move(Stage));
+  P.Then = std::shared_ptr<CollectiveStage>(std::move(Stage));
   runtime().Requests.add(Request, std::move(P));
 }
 

@@ -16,6 +16,7 @@
 #define DDTC_LIB_RUNTIME_COLLECTIVESTAGE_H
 
 #include "Packing.h"
+#include "PendingRequests.h"
 #include "TypeBinding.h"
 
 #include "ddtc/MPI/MPISupport.h"
@@ -64,10 +65,10 @@ bool substitutesCollective(MPI_Comm Comm);
 void noteCollectiveUse(const CollectiveType &C, uint64_t Bytes,
                        bool Left = false);
 
-class CollectiveStage {
+class CollectiveStage : public RequestCompletion {
 public:
   explicit CollectiveStage(MPI_Comm Comm) : Comm(Comm) {}
-  ~CollectiveStage();
+  ~CollectiveStage() override;
   CollectiveStage(const CollectiveStage &) = delete;
   CollectiveStage &operator=(const CollectiveStage &) = delete;
 
@@ -87,6 +88,12 @@ public:
                    size_t Offset);
   /// Runs the recorded unpacks (once).
   int finish();
+  /// A non-blocking call completed: unpacks unless it failed. The buffer
+  /// returns to the pool when the last copy of the request's entry goes.
+  void complete(bool Succeeded) override {
+    if (Succeeded)
+      finish();
+  }
   /// Whether completion has anything to do: a buffer to return or blocks to
   /// unpack.
   bool needsCompletion() const { return Buffer || !Unpacks.empty(); }

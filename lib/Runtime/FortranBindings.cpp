@@ -78,6 +78,8 @@ MPI_Fint typeC2f(MPI_Datatype H) { return PMPI_Type_c2f(H); }
 MPI_Comm commF2c(MPI_Fint F) { return PMPI_Comm_f2c(F); }
 MPI_Request requestF2c(MPI_Fint F) { return PMPI_Request_f2c(F); }
 MPI_Fint requestC2f(MPI_Request H) { return PMPI_Request_c2f(H); }
+MPI_Win winF2c(MPI_Fint F) { return PMPI_Win_f2c(F); }
+MPI_Fint winC2f(MPI_Win H) { return PMPI_Win_c2f(H); }
 
 /// Whether the f2c conversion of a handle succeeded.
 template <typename Handle> bool converted(Handle H) {
@@ -94,7 +96,6 @@ template <typename Handle> bool converted(Handle H) {
 // (MPICH's mpi_f08 makes those calls through its C functions).
 
 MPI_Op opF2c(MPI_Fint F) { return PMPI_Op_f2c(F); }
-MPI_Win winF2c(MPI_Fint F) { return PMPI_Win_f2c(F); }
 MPI_Message messageF2c(MPI_Fint F) { return PMPI_Message_f2c(F); }
 MPI_Fint messageC2f(MPI_Message H) { return PMPI_Message_c2f(H); }
 
@@ -320,8 +321,8 @@ using Type = In<MPI_Datatype, typeF2c>;
 using Comm = In<MPI_Comm, commF2c>;
 #ifdef OPEN_MPI
 using Op = In<MPI_Op, opF2c>;
-using Win = In<MPI_Win, winF2c>;
 #endif
+using Win = In<MPI_Win, winF2c>;
 
 /// An output handle: nothing is read.
 template <typename Handle, MPI_Fint (*C2f)(Handle)> struct Out {
@@ -356,6 +357,7 @@ struct InOut {
 };
 using TypeInOut = InOut<MPI_Datatype, typeF2c, typeC2f>;
 using RequestInOut = InOut<MPI_Request, requestF2c, requestC2f>;
+using WinInOut = InOut<MPI_Win, winF2c, winC2f>;
 #ifdef OPEN_MPI
 using MessageInOut = InOut<MPI_Message, messageF2c, messageC2f>;
 #endif

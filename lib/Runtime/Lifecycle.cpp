@@ -52,7 +52,9 @@ const char *getCallName(SubstitutedCall C) {
       "MPI_Neighbor_allgatherv", "MPI_Ineighbor_allgatherv",
       "MPI_Neighbor_alltoall", "MPI_Ineighbor_alltoall",
       "MPI_Neighbor_alltoallv", "MPI_Ineighbor_alltoallv",
-      "MPI_Neighbor_alltoallw", "MPI_Ineighbor_alltoallw"};
+      "MPI_Neighbor_alltoallw", "MPI_Ineighbor_alltoallw", "MPI_Put",
+      "MPI_Get", "MPI_Accumulate", "MPI_Get_accumulate", "MPI_Rput", "MPI_Rget",
+      "MPI_Raccumulate", "MPI_Rget_accumulate"};
   return Names[static_cast<size_t>(C)];
 }
 

@@ -2,7 +2,6 @@
 #include "PendingRequests.h"
 
 #include "BufferPool.h"
-#include "CollectiveStage.h"
 #include "Packing.h"
 
 #include "ddtc/MPI/MPISupport.h"
@@ -46,10 +45,8 @@ void PendingRequests::unclaim(MPI_Request R, uint64_t Serial) {
 
 void PendingRequests::complete(const Pending &P, const MPI_Status &Status,
                                int Rc) {
-  if (P.Stage) {
-    // The stage returns its buffer when the last copy of the entry goes.
-    if (Rc == MPI_SUCCESS && Status.MPI_ERROR == MPI_SUCCESS)
-      P.Stage->finish();
+  if (P.Then) {
+    P.Then->complete(Rc == MPI_SUCCESS && Status.MPI_ERROR == MPI_SUCCESS);
     return;
   }
   if (P.IsReceive && Rc == MPI_SUCCESS && Status.MPI_ERROR == MPI_SUCCESS) {

@@ -28,7 +28,14 @@
 
 namespace ddtc {
 
-class CollectiveStage;
+/// Work that completes with a request. Reached through its vtable, so that
+/// the pending requests depend on none of the kinds of work.
+class RequestCompletion {
+public:
+  virtual ~RequestCompletion() = default;
+  /// The request completed; Succeeded: without an error.
+  virtual void complete(bool Succeeded) = 0;
+};
 
 struct Pending {
   bool IsReceive = false;
@@ -51,9 +58,11 @@ struct Pending {
   /// persistent request the program freed, which completion only makes
   /// inactive.
   bool FreesHandle = false;
-  /// A non-blocking collective's packed blocks (CollectiveStage.h), which
-  /// completion unpacks and releases; the fields above are then unused.
-  std::shared_ptr<CollectiveStage> Stage = nullptr;
+  /// What else completes with the request, in place of a receive's unpack
+  /// (the fields above are then unused): a non-blocking collective's packed
+  /// blocks (CollectiveStage.h), a one-sided request form's operation
+  /// (OneSided.h).
+  std::shared_ptr<RequestCompletion> Then = nullptr;
 };
 
 class PendingRequests {

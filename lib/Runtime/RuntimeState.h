@@ -36,9 +36,10 @@ enum class SubstitutedCall : unsigned char {
   NeighborAllgather, IneighborAllgather, NeighborAllgatherv,
   IneighborAllgatherv, NeighborAlltoall, IneighborAlltoall,
   NeighborAlltoallv, IneighborAlltoallv, NeighborAlltoallw,
-  IneighborAlltoallw,
+  IneighborAlltoallw, Put, Get, Accumulate, GetAccumulate, Rput, Rget,
+  Raccumulate, RgetAccumulate,
 };
-constexpr size_t NumSubstitutedCalls = 46;
+constexpr size_t NumSubstitutedCalls = 54;
 /// The MPI name of C ("MPI_Send").
 const char *getCallName(SubstitutedCall C);
 

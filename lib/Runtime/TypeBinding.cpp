@@ -74,6 +74,39 @@ const LoadedKernel *findKernel(Binding &B, const LayoutKey &K,
   return L;
 }
 
+/// The basic predefined type every leaf of T is, if one is. Every leaf, not
+/// only those holding data: a member of no data is rare, and a type left
+/// out passes through.
+std::optional<PredefinedId> singlePredefined(const Type *T) {
+  if (const auto *P = dyn_cast<PredefinedType>(T)) {
+    if (!P->getInfo().isBasic())
+      return std::nullopt;
+    return P->getId();
+  }
+  std::optional<PredefinedId> One;
+  for (const Type *Op : T->getOperands()) {
+    std::optional<PredefinedId> Leaf = singlePredefined(Op);
+    if (!Leaf || (One && *One != *Leaf))
+      return std::nullopt;
+    One = Leaf;
+  }
+  return One;
+}
+
+/// Sets B's single predefined type (Binding::SinglePredefined) from its
+/// decoded type.
+void setSinglePredefined(Binding &B,
+                         std::span<const MPI_Datatype> Predefined) {
+  std::optional<PredefinedId> Id = singlePredefined(B.T);
+  if (!Id || static_cast<size_t>(*Id) >= Predefined.size())
+    return;
+  int64_t Size = getPredefinedInfo(*Id).Size;
+  if (Size <= 0 || B.Size % static_cast<uint64_t>(Size) != 0)
+    return;
+  B.SinglePredefined = Predefined[static_cast<size_t>(*Id)];
+  B.ElementSize = static_cast<uint64_t>(Size);
+}
+
 } // namespace
 
 BindingTable::KeyResult BindingTable::keyOf(TypeContext &Ctx, const Type *T) {
@@ -232,6 +265,7 @@ void BindingTable::bind(MPI_Datatype H,
     } else {
       B->T = *T;
       B->Contiguous = B->T->getLayout().isDense();
+      setSinglePredefined(*B, Predefined);
       if (uint64_t Blocks = B->T->getLayout().Blocks.Count)
         B->MeanBlock = B->Size / Blocks;
       KeyResult K = keyOf(*B->Ctx, B->T);

@@ -96,6 +96,14 @@ struct Binding {
   /// MPI_Type_size over the contiguous blocks of one instance (0 if the
   /// type was not decoded): how much MPI's engine copies per block.
   uint64_t MeanBlock = 0;
+  /// The predefined type of every entry of the typemap, when there is one
+  /// and it is basic (not a pair such as MPI_DOUBLE_INT), else
+  /// MPI_DATATYPE_NULL; ElementSize is its size. Packed, such a type is
+  /// Size / ElementSize of it with the same type signature, which a
+  /// one-sided call may hand MPI in its place: its accumulate operations
+  /// and the target type see the same elements (OneSided.cpp).
+  MPI_Datatype SinglePredefined = MPI_DATATYPE_NULL;
+  uint64_t ElementSize = 0;
   /// The decoded type, for the few cases no kernel serves (partial
   /// messages, MPI_BOTTOM without a kernel); null if decoding failed.
   std::unique_ptr<TypeContext> Ctx;

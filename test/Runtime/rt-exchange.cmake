@@ -1,7 +1,7 @@
 # The programs of the substitution runtime's tests (rt-exchange.cpp,
-# rt-collectives.cpp), in test/Runtime of the build tree, once per MPI
-# family (rt-exchange, rt-exchange-openmpi, ...). Included by
-# test/CMakeLists.txt.
+# rt-collectives.cpp and the one-sided rt-onesided.cpp), in test/Runtime of
+# the build tree, once per MPI family (rt-exchange, rt-exchange-openmpi,
+# ...). Included by test/CMakeLists.txt.
 set(DDTC_RT_TEST_SOURCE_DIR ${CMAKE_CURRENT_LIST_DIR})
 # Suffix is empty for MPICH, -openmpi for Open MPI.
 function(ddtc_add_rt_exchange Suffix)
@@ -14,4 +14,10 @@ function(ddtc_add_rt_exchange Suffix)
     set_target_properties(${Name} PROPERTIES
       RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/Runtime)
   endforeach()
+  # MPI alone: the program knows nothing of ddtc.
+  set(Name rt-onesided${Suffix})
+  add_executable(${Name} ${DDTC_RT_TEST_SOURCE_DIR}/rt-onesided.cpp)
+  target_link_libraries(${Name} PRIVATE ddtcMPI${LibSuffix})
+  set_target_properties(${Name} PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/Runtime)
 endfunction()
