@@ -23,11 +23,21 @@
  * edge and corner ghosts, which a face exchange does not fill. Any mismatch
  * is printed and all ranks exit with status 1.
  *
+ * Three ways to exchange (--exchange), as real codes write it:
+ *   sendrecv    (default) per axis two MPI_Sendrecv, upwards then downwards;
+ *   persistent  the twelve transfers as persistent requests, created once
+ *               (MPI_Send_init, MPI_Recv_init) and started together every
+ *               iteration (MPI_Startall, MPI_Waitall);
+ *   neighbor    one MPI_Neighbor_alltoallw per iteration, each face with its
+ *               own type, on a distributed graph of the six neighbours (see
+ *               make_graph: why not the Cartesian communicator itself).
+ *
  * Build (with ddtc, when MPI is enabled: build/examples/halo3d) or alone:
  *   mpicc.mpich -std=c99 -O2 -g halo3d.c -o halo3d
  * Run:
  *   mpiexec.mpich -n 2 ./halo3d [--nx 32] [--ny 32] [--nz 32] [--ghost 1]
  *                               [--iters 20] [--decomp 3]
+ *                               [--exchange sendrecv|persistent|neighbor]
  *   (--decomp 1 splits x only; 3 lets MPI_Dims_create split all three)
  * Trace (docs/runtime.md) and replay the trace with ddtc-bench:
  *   LD_PRELOAD=build/lib/Runtime/libddtc_trace.so DDTC_TRACE=halo3d-%r.json \
@@ -56,12 +66,19 @@ struct grid {
   double *u;         /* (n[Z]+2w) x (n[Y]+2w) x (n[X]+2w), x fastest */
 };
 
-/* "--name value" options with integer values of at least Min. */
+/* "--name value" options with integer values of at least Min, or, where
+   Choices is given, the index of the value among them. */
 struct option {
   const char *name;
   int *value;
   int min;
+  const char *const *choices; /* null-terminated */
 };
+
+/* The ways to exchange the faces (--exchange). */
+enum { SENDRECV, PERSISTENT, NEIGHBOR };
+static const char *const exchanges[] = {"sendrecv", "persistent", "neighbor",
+                                        NULL};
 
 static int parse_options(int argc, char **argv, const struct option *opts,
                          int nopts) {
@@ -70,6 +87,16 @@ static int parse_options(int argc, char **argv, const struct option *opts,
     for (int o = 0; o < nopts && !known; ++o) {
       if (strcmp(argv[i], opts[o].name) != 0 || i + 1 >= argc)
         continue;
+      if (opts[o].choices) {
+        for (int c = 0; opts[o].choices[c] && !known; ++c)
+          if (strcmp(argv[i + 1], opts[o].choices[c]) == 0) {
+            *opts[o].value = c;
+            known = 1;
+          }
+        if (!known)
+          return 0;
+        continue;
+      }
       char *end;
       long v = strtol(argv[i + 1], &end, 10);
       if (*end != '\0' || v < opts[o].min || v > 1 << 20)
@@ -162,6 +189,91 @@ static int check(const struct grid *g, int iter, int rank, int errors) {
   return errors;
 }
 
+/* The faces of one rank: per axis and side, the interior layer it sends
+   and the ghost layer it receives. */
+struct faces {
+  MPI_Datatype send[3][2], recv[3][2];
+};
+
+/* Upwards on each axis: my high layer to the high neighbour, whose low
+   ghosts it fills, while my low ghosts come from the low neighbour. Then
+   downwards. Send and receive layers are disjoint parts of u. */
+static void exchange_sendrecv(const struct grid *g, const struct faces *f) {
+  for (int a = X; a <= Z; ++a) {
+    int low, high;
+    MPI_Cart_shift(g->cart, a, 1, &low, &high);
+    MPI_Sendrecv(g->u, 1, f->send[a][HIGH], high, 2 * a, g->u, 1,
+                 f->recv[a][LOW], low, 2 * a, g->cart, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(g->u, 1, f->send[a][LOW], low, 2 * a + 1, g->u, 1,
+                 f->recv[a][HIGH], high, 2 * a + 1, g->cart,
+                 MPI_STATUS_IGNORE);
+  }
+}
+
+/* The same twelve transfers as persistent requests, receives first. */
+static void make_persistent(const struct grid *g, const struct faces *f,
+                            MPI_Request req[12]) {
+  for (int a = X; a <= Z; ++a) {
+    int low, high;
+    MPI_Cart_shift(g->cart, a, 1, &low, &high);
+    MPI_Recv_init(g->u, 1, f->recv[a][LOW], low, 2 * a, g->cart, &req[4 * a]);
+    MPI_Recv_init(g->u, 1, f->recv[a][HIGH], high, 2 * a + 1, g->cart,
+                  &req[4 * a + 1]);
+    MPI_Send_init(g->u, 1, f->send[a][HIGH], high, 2 * a, g->cart,
+                  &req[4 * a + 2]);
+    MPI_Send_init(g->u, 1, f->send[a][LOW], low, 2 * a + 1, g->cart,
+                  &req[4 * a + 3]);
+  }
+}
+
+/* The neighbourhood of a rank as a distributed graph: per axis, it sends
+   its low layer to the low neighbour and its high layer to the high one,
+   and receives its high ghosts from the high neighbour and its low ghosts
+   from the low one, in that order. A neighbourhood collective matches the
+   blocks between two processes in the order of these lists; with two
+   ranks (or one) on a periodic axis, the low and high neighbours are the
+   same process, and only these orders give each ghost layer the face that
+   adjoins it (the first message from a neighbour is its low layer, which
+   borders this rank's high side). The Cartesian communicator lists both
+   neighbours low first on both sides, which would swap them. */
+static MPI_Comm make_graph(const struct grid *g, int sources[6],
+                           int destinations[6]) {
+  for (int a = X; a <= Z; ++a) {
+    int low, high;
+    MPI_Cart_shift(g->cart, a, 1, &low, &high);
+    destinations[2 * a] = low;
+    destinations[2 * a + 1] = high;
+    sources[2 * a] = high;
+    sources[2 * a + 1] = low;
+  }
+  /* Equal weights rather than MPI_UNWEIGHTED, which Open MPI defines as a
+     pointer to nothing that compilers then warn about. */
+  int weights[6] = {1, 1, 1, 1, 1, 1};
+  MPI_Comm graph;
+  MPI_Dist_graph_create_adjacent(g->cart, 6, sources, weights, 6, destinations,
+                                 weights, MPI_INFO_NULL, 0, &graph);
+  return graph;
+}
+
+static void exchange_neighbor(const struct grid *g, const struct faces *f,
+                              MPI_Comm graph) {
+  int counts[6];
+  MPI_Aint displs[6];
+  MPI_Datatype sendtypes[6], recvtypes[6];
+  for (int a = X; a <= Z; ++a) {
+    sendtypes[2 * a] = f->send[a][LOW];
+    sendtypes[2 * a + 1] = f->send[a][HIGH];
+    recvtypes[2 * a] = f->recv[a][HIGH];
+    recvtypes[2 * a + 1] = f->recv[a][LOW];
+  }
+  for (int k = 0; k < 6; ++k) {
+    counts[k] = 1;
+    displs[k] = 0; /* every layer is a subarray of the whole of u */
+  }
+  MPI_Neighbor_alltoallw(g->u, counts, displs, sendtypes, g->u, counts, displs,
+                         recvtypes, graph);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
@@ -169,11 +281,12 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
   struct grid g = {.n = {32, 32, 32}, .w = 1};
-  int iters = 20, decomp = 3;
+  int iters = 20, decomp = 3, how = SENDRECV;
   const struct option opts[] = {
-      {"--nx", &g.n[X], 1},     {"--ny", &g.n[Y], 1}, {"--nz", &g.n[Z], 1},
-      {"--ghost", &g.w, 1},     {"--iters", &iters, 0},
-      {"--decomp", &decomp, 1},
+      {"--nx", &g.n[X], 1, NULL},     {"--ny", &g.n[Y], 1, NULL},
+      {"--nz", &g.n[Z], 1, NULL},     {"--ghost", &g.w, 1, NULL},
+      {"--iters", &iters, 0, NULL},   {"--decomp", &decomp, 1, NULL},
+      {"--exchange", &how, 0, exchanges},
   };
   int ok = parse_options(argc, argv, opts, (int)(sizeof opts / sizeof *opts)) &&
            (decomp == 1 || decomp == 3);
@@ -183,7 +296,8 @@ int main(int argc, char **argv) {
   if (!ok) {
     if (rank == 0)
       fprintf(stderr, "usage: halo3d [--nx N] [--ny N] [--nz N] [--ghost W "
-                      "(<= N)] [--iters K] [--decomp 1|3]\n");
+                      "(<= N)] [--iters K] [--decomp 1|3] [--exchange "
+                      "sendrecv|persistent|neighbor]\n");
     MPI_Finalize();
     return 2;
   }
@@ -216,28 +330,33 @@ int main(int argc, char **argv) {
       {{"y_send_low", "y_send_high"}, {"y_recv_low", "y_recv_high"}},
       {{"z_send_low", "z_send_high"}, {"z_recv_low", "z_recv_high"}},
   };
-  MPI_Datatype send[3][2], recv[3][2];
+  struct faces f;
   for (int a = X; a <= Z; ++a) {
-    send[a][LOW] = make_layer(&g, a, g.w, names[a][0][LOW]);
-    send[a][HIGH] = make_layer(&g, a, g.n[a], names[a][0][HIGH]);
-    recv[a][LOW] = make_layer(&g, a, 0, names[a][1][LOW]);
-    recv[a][HIGH] = make_layer(&g, a, g.n[a] + g.w, names[a][1][HIGH]);
+    f.send[a][LOW] = make_layer(&g, a, g.w, names[a][0][LOW]);
+    f.send[a][HIGH] = make_layer(&g, a, g.n[a], names[a][0][HIGH]);
+    f.recv[a][LOW] = make_layer(&g, a, 0, names[a][1][LOW]);
+    f.recv[a][HIGH] = make_layer(&g, a, g.n[a] + g.w, names[a][1][HIGH]);
   }
+  MPI_Request req[12];
+  int sources[6], destinations[6];
+  MPI_Comm graph = MPI_COMM_NULL;
+  if (how == PERSISTENT)
+    make_persistent(&g, &f, req);
+  else if (how == NEIGHBOR)
+    graph = make_graph(&g, sources, destinations);
 
   int errors = 0;
   double start = MPI_Wtime();
   for (int iter = 0; iter < iters; ++iter) {
     fill_interior(&g, iter);
-    for (int a = X; a <= Z; ++a) {
-      int low, high;
-      MPI_Cart_shift(g.cart, a, 1, &low, &high);
-      /* Upwards: my high layer to the high neighbour, whose low ghosts it
-         fills, while my low ghosts come from the low neighbour. Then
-         downwards. Send and receive layers are disjoint parts of u. */
-      MPI_Sendrecv(g.u, 1, send[a][HIGH], high, 2 * a, g.u, 1, recv[a][LOW],
-                   low, 2 * a, g.cart, MPI_STATUS_IGNORE);
-      MPI_Sendrecv(g.u, 1, send[a][LOW], low, 2 * a + 1, g.u, 1, recv[a][HIGH],
-                   high, 2 * a + 1, g.cart, MPI_STATUS_IGNORE);
+    if (how == PERSISTENT) {
+      MPI_Status statuses[12];
+      MPI_Startall(12, req);
+      MPI_Waitall(12, req, statuses);
+    } else if (how == NEIGHBOR) {
+      exchange_neighbor(&g, &f, graph);
+    } else {
+      exchange_sendrecv(&g, &f);
     }
     /* (A stencil sweep over the interior would go here.) */
     errors = check(&g, iter, rank, errors);
@@ -251,15 +370,22 @@ int main(int argc, char **argv) {
       fprintf(stderr, "halo3d: FAILED: %d wrong cells\n", total);
     else
       printf("halo3d: %d ranks (%d x %d x %d), local %d x %d x %d, ghost %d, "
-             "%d iterations: ok, %.1f us per iteration\n",
+             "%d iterations%s%s: ok, %.1f us per iteration\n",
              size, g.dims[X], g.dims[Y], g.dims[Z], g.n[X], g.n[Y], g.n[Z], g.w,
-             iters, iters ? 1e6 * seconds / iters : 0.0);
+             iters, how == SENDRECV ? "" : ", ",
+             how == SENDRECV ? "" : exchanges[how],
+             iters ? 1e6 * seconds / iters : 0.0);
   }
 
+  if (how == PERSISTENT)
+    for (int r = 0; r < 12; ++r)
+      MPI_Request_free(&req[r]);
+  if (graph != MPI_COMM_NULL)
+    MPI_Comm_free(&graph);
   for (int a = X; a <= Z; ++a)
     for (int s = LOW; s <= HIGH; ++s) {
-      MPI_Type_free(&send[a][s]);
-      MPI_Type_free(&recv[a][s]);
+      MPI_Type_free(&f.send[a][s]);
+      MPI_Type_free(&f.recv[a][s]);
     }
   MPI_Comm_free(&g.cart);
   free(g.u);
