@@ -32,17 +32,6 @@
 
 using namespace ddtc;
 
-void WindowOp::finish(bool Arrived) {
-  if (Done.exchange(true, std::memory_order_acq_rel))
-    return;
-  if (Result.Packed && Arrived)
-    Result.B->unpack(Result.Packed, static_cast<size_t>(Result.Count),
-                     Result.UserBuffer);
-  for (Buffer *X : {&Origin, &Result})
-    if (X->Packed)
-      BufferPool::get().release(X->Packed, X->Bytes);
-}
-
 namespace {
 
 /// Synchronizations that complete the operations to every target.

@@ -17,6 +17,7 @@
 #ifndef DDTC_LIB_RUNTIME_ONESIDED_H
 #define DDTC_LIB_RUNTIME_ONESIDED_H
 
+#include "BufferPool.h"
 #include "PendingRequests.h"
 #include "TypeBinding.h"
 
@@ -46,7 +47,16 @@ public:
   /// Completes the operation at the origin: unpacks the result (if
   /// Arrived: not after a failed call) and returns the buffers to the
   /// pool. Only the first call does anything.
-  void finish(bool Arrived);
+  void finish(bool Arrived) {
+    if (Done.exchange(true, std::memory_order_acq_rel))
+      return;
+    if (Result.Packed && Arrived)
+      Result.B->unpack(Result.Packed, static_cast<size_t>(Result.Count),
+                       Result.UserBuffer);
+    for (Buffer *X : {&Origin, &Result})
+      if (X->Packed)
+        BufferPool::get().release(X->Packed, X->Bytes);
+  }
   bool finished() const { return Done.load(std::memory_order_acquire); }
   /// A request form's request completed.
   void complete(bool Succeeded) override { finish(Succeeded); }
