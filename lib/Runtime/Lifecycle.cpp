@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,14 +38,49 @@ RuntimeState &runtime() {
   return *S;
 }
 
+namespace {
+
+/// Each call with its name, in the order of the enum, which the assertion
+/// below checks: a call added to the enum without its name here, or out of
+/// order, does not compile.
+struct CallName {
+  SubstitutedCall Call;
+  const char *Name;
+};
+constexpr CallName CallNames[] = {
+    {SubstitutedCall::Send, "MPI_Send"},
+    {SubstitutedCall::Ssend, "MPI_Ssend"},
+    {SubstitutedCall::Isend, "MPI_Isend"},
+    {SubstitutedCall::Issend, "MPI_Issend"},
+    {SubstitutedCall::Recv, "MPI_Recv"},
+    {SubstitutedCall::Irecv, "MPI_Irecv"},
+    {SubstitutedCall::Sendrecv, "MPI_Sendrecv"},
+    {SubstitutedCall::Bcast, "MPI_Bcast"},
+    {SubstitutedCall::Allgather, "MPI_Allgather"},
+    {SubstitutedCall::Pack, "MPI_Pack"},
+    {SubstitutedCall::Unpack, "MPI_Unpack"},
+    {SubstitutedCall::SendInit, "MPI_Send_init"},
+    {SubstitutedCall::SsendInit, "MPI_Ssend_init"},
+    {SubstitutedCall::RsendInit, "MPI_Rsend_init"},
+    {SubstitutedCall::RecvInit, "MPI_Recv_init"},
+    {SubstitutedCall::Rsend, "MPI_Rsend"},
+    {SubstitutedCall::Irsend, "MPI_Irsend"},
+    {SubstitutedCall::SendrecvReplace, "MPI_Sendrecv_replace"},
+};
+
+constexpr bool inEnumOrder() {
+  for (size_t I = 0; I < std::size(CallNames); ++I)
+    if (static_cast<size_t>(CallNames[I].Call) != I)
+      return false;
+  return true;
+}
+static_assert(std::size(CallNames) == NumSubstitutedCalls && inEnumOrder(),
+              "CallNames must name every SubstitutedCall, in enum order");
+
+} // namespace
+
 const char *getCallName(SubstitutedCall C) {
-  static const char *const Names[NumSubstitutedCalls] = {
-      "MPI_Send", "MPI_Ssend",    "MPI_Isend", "MPI_Issend",
-      "MPI_Recv", "MPI_Irecv",    "MPI_Sendrecv", "MPI_Bcast",
-      "MPI_Allgather", "MPI_Pack", "MPI_Unpack", "MPI_Send_init",
-      "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Recv_init", "MPI_Rsend",
-      "MPI_Irsend", "MPI_Sendrecv_replace"};
-  return Names[static_cast<size_t>(C)];
+  return CallNames[static_cast<size_t>(C)].Name;
 }
 
 namespace {

@@ -32,7 +32,9 @@ enum class SubstitutedCall : unsigned char {
   Pack, Unpack, SendInit, SsendInit, RsendInit, RecvInit, Rsend, Irsend,
   SendrecvReplace,
 };
-constexpr size_t NumSubstitutedCalls = 18;
+/// One past the last call (getCallName's table is checked against it).
+constexpr size_t NumSubstitutedCalls =
+    static_cast<size_t>(SubstitutedCall::SendrecvReplace) + 1;
 /// The MPI name of C ("MPI_Send").
 const char *getCallName(SubstitutedCall C);
 
