@@ -66,6 +66,8 @@ constexpr CallName CallNames[] = {
     {SubstitutedCall::Rsend, "MPI_Rsend"},
     {SubstitutedCall::Irsend, "MPI_Irsend"},
     {SubstitutedCall::SendrecvReplace, "MPI_Sendrecv_replace"},
+    {SubstitutedCall::Mrecv, "MPI_Mrecv"},
+    {SubstitutedCall::Imrecv, "MPI_Imrecv"},
 };
 
 constexpr bool inEnumOrder() {

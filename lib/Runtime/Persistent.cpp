@@ -244,6 +244,35 @@ DDTC_EXPORT int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype,
   return recvInit(buf, count, datatype, source, tag, comm, request);
 }
 
+#if DDTC_MPI_LARGE_COUNT
+DDTC_EXPORT int MPI_Send_init_c(const void *buf, MPI_Count count,
+                                MPI_Datatype datatype, int dest, int tag,
+                                MPI_Comm comm, MPI_Request *request) {
+  return sendInit(SubstitutedCall::SendInit, PMPI_Send_init_c, buf, count,
+                  datatype, dest, tag, comm, request);
+}
+
+DDTC_EXPORT int MPI_Ssend_init_c(const void *buf, MPI_Count count,
+                                 MPI_Datatype datatype, int dest, int tag,
+                                 MPI_Comm comm, MPI_Request *request) {
+  return sendInit(SubstitutedCall::SsendInit, PMPI_Ssend_init_c, buf, count,
+                  datatype, dest, tag, comm, request);
+}
+
+DDTC_EXPORT int MPI_Rsend_init_c(const void *buf, MPI_Count count,
+                                 MPI_Datatype datatype, int dest, int tag,
+                                 MPI_Comm comm, MPI_Request *request) {
+  return sendInit(SubstitutedCall::RsendInit, PMPI_Rsend_init_c, buf, count,
+                  datatype, dest, tag, comm, request);
+}
+
+DDTC_EXPORT int MPI_Recv_init_c(void *buf, MPI_Count count,
+                                MPI_Datatype datatype, int source, int tag,
+                                MPI_Comm comm, MPI_Request *request) {
+  return recvInit(buf, count, datatype, source, tag, comm, request);
+}
+#endif
+
 DDTC_EXPORT int MPI_Start(MPI_Request *request) {
   std::optional<PersistentRequest> P = PersistentTable::get().find(*request);
   if (!P)

@@ -26,15 +26,16 @@ namespace ddtc {
 /// The MPI calls the runtime substitutes in. The report counts each call's
 /// substitutions and pass-throughs, so that a user sees which calls gained;
 /// every wrapper names its call for the thread on entry (CallScope), and
-/// the counts below, which know only the binding, charge that call.
+/// the counts below, which know only the binding, charge that call. A
+/// large-count `_c` form is the same call (MPI_Send_c is an MPI_Send).
 enum class SubstitutedCall : unsigned char {
   Send, Ssend, Isend, Issend, Recv, Irecv, Sendrecv, Bcast, Allgather,
   Pack, Unpack, SendInit, SsendInit, RsendInit, RecvInit, Rsend, Irsend,
-  SendrecvReplace,
+  SendrecvReplace, Mrecv, Imrecv,
 };
 /// One past the last call (getCallName's table is checked against it).
 constexpr size_t NumSubstitutedCalls =
-    static_cast<size_t>(SubstitutedCall::SendrecvReplace) + 1;
+    static_cast<size_t>(SubstitutedCall::Imrecv) + 1;
 /// The MPI name of C ("MPI_Send").
 const char *getCallName(SubstitutedCall C);
 
