@@ -20,7 +20,8 @@
 // MPI_Mrecv and MPI_Imrecv receive a message MPI_Mprobe or MPI_Improbe
 // matched: the sender was fixed by the probe, whose status the program may
 // ignore, so the runtime takes the settings of a receive from
-// MPI_ANY_SOURCE for it (Placement.h).
+// MPI_ANY_SOURCE for it (Placement.h). The message names no communicator
+// the runtime could ask; MPI_COMM_SELF serves the local unpacking.
 //
 //===----------------------------------------------------------------------===//
 #include "BufferPool.h"
@@ -185,14 +186,10 @@ int recv(void *buf, MPI_Count count, MPI_Datatype datatype, int source,
 /// Whether Message is a message to receive: MPI_MESSAGE_NO_PROC (a probe
 /// of MPI_PROC_NULL) receives nothing, with a status MPI makes alike for
 /// every type, and MPI_MESSAGE_NULL is MPI's error to report. Either goes
-/// to MPI as written, and a derived type's call counts as passed through.
-bool isMessage(RuntimeState &R, MPI_Message Message, MPI_Datatype T,
-               MPI_Count Count) {
-  if (Message != MPI_MESSAGE_NO_PROC && Message != MPI_MESSAGE_NULL)
-    return true;
-  if (BindingRef B = R.substitutable(T, Count))
-    R.notePassed(*B);
-  return false;
+/// to MPI as written, uncounted: it moves no data, so a bound type's report
+/// does not show a call MPI did in its place.
+bool isMessage(MPI_Message Message) {
+  return Message != MPI_MESSAGE_NO_PROC && Message != MPI_MESSAGE_NULL;
 }
 
 int mrecv(void *buf, MPI_Count count, MPI_Datatype datatype,
@@ -201,9 +198,9 @@ int mrecv(void *buf, MPI_Count count, MPI_Datatype datatype,
   auto Recv = [&](void *B, MPI_Count N, MPI_Datatype T, MPI_Status *St) {
     return DDTC_MPI_COUNT_FN(PMPI_Mrecv)(B, countArg(N), T, message, St);
   };
-  if (!isMessage(runtime(), *message, datatype, count))
+  if (!isMessage(*message))
     return Recv(buf, count, datatype, status);
-  return recvPacked(buf, count, datatype, MPI_ANY_SOURCE, MPI_COMM_NULL,
+  return recvPacked(buf, count, datatype, MPI_ANY_SOURCE, MPI_COMM_SELF,
                     status, Recv);
 }
 
@@ -214,9 +211,9 @@ int imrecv(void *buf, MPI_Count count, MPI_Datatype datatype,
     return DDTC_MPI_COUNT_FN(PMPI_Imrecv)(const_cast<void *>(B), countArg(N),
                                           T, message, request);
   };
-  if (!isMessage(runtime(), *message, datatype, count))
+  if (!isMessage(*message))
     return Start(buf, count, datatype);
-  return startPacked(buf, count, datatype, MPI_ANY_SOURCE, MPI_COMM_NULL,
+  return startPacked(buf, count, datatype, MPI_ANY_SOURCE, MPI_COMM_SELF,
                      /*IsReceive=*/true, request, Start);
 }
 
