@@ -20,6 +20,9 @@ config.test_exec_root = config.ddtc_test_exec_root
 # whose expectation holds for one family only says REQUIRES: mpich (the
 # models of MPICH's engine behind forms and split sends).
 config.available_features.add(config.mpi_family)
+# The runtime's `_c` wrappers exist where the library has the `_c` calls.
+if config.mpi_large_count:
+    config.available_features.add("mpi-large-count")
 # The family's name, e.g. as a FileCheck prefix for what differs by family.
 config.substitutions.append(("%mpi-family", config.mpi_family))
 if config.mpi_family == "openmpi":

@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,25 +38,87 @@ RuntimeState &runtime() {
   return *S;
 }
 
+namespace {
+
+/// Each call with its name, in the order of the enum, which the assertion
+/// below checks: a call added to the enum without its name here, or out of
+/// order, does not compile.
+struct CallName {
+  SubstitutedCall Call;
+  const char *Name;
+};
+constexpr CallName CallNames[] = {
+    {SubstitutedCall::Send, "MPI_Send"},
+    {SubstitutedCall::Ssend, "MPI_Ssend"},
+    {SubstitutedCall::Isend, "MPI_Isend"},
+    {SubstitutedCall::Issend, "MPI_Issend"},
+    {SubstitutedCall::Recv, "MPI_Recv"},
+    {SubstitutedCall::Irecv, "MPI_Irecv"},
+    {SubstitutedCall::Sendrecv, "MPI_Sendrecv"},
+    {SubstitutedCall::Bcast, "MPI_Bcast"},
+    {SubstitutedCall::Allgather, "MPI_Allgather"},
+    {SubstitutedCall::Pack, "MPI_Pack"},
+    {SubstitutedCall::Unpack, "MPI_Unpack"},
+    {SubstitutedCall::SendInit, "MPI_Send_init"},
+    {SubstitutedCall::SsendInit, "MPI_Ssend_init"},
+    {SubstitutedCall::RsendInit, "MPI_Rsend_init"},
+    {SubstitutedCall::RecvInit, "MPI_Recv_init"},
+    {SubstitutedCall::Rsend, "MPI_Rsend"},
+    {SubstitutedCall::Irsend, "MPI_Irsend"},
+    {SubstitutedCall::SendrecvReplace, "MPI_Sendrecv_replace"},
+    {SubstitutedCall::Mrecv, "MPI_Mrecv"},
+    {SubstitutedCall::Imrecv, "MPI_Imrecv"},
+    {SubstitutedCall::Ibcast, "MPI_Ibcast"},
+    {SubstitutedCall::Gather, "MPI_Gather"},
+    {SubstitutedCall::Igather, "MPI_Igather"},
+    {SubstitutedCall::Gatherv, "MPI_Gatherv"},
+    {SubstitutedCall::Igatherv, "MPI_Igatherv"},
+    {SubstitutedCall::Scatter, "MPI_Scatter"},
+    {SubstitutedCall::Iscatter, "MPI_Iscatter"},
+    {SubstitutedCall::Scatterv, "MPI_Scatterv"},
+    {SubstitutedCall::Iscatterv, "MPI_Iscatterv"},
+    {SubstitutedCall::Iallgather, "MPI_Iallgather"},
+    {SubstitutedCall::Allgatherv, "MPI_Allgatherv"},
+    {SubstitutedCall::Iallgatherv, "MPI_Iallgatherv"},
+    {SubstitutedCall::Alltoall, "MPI_Alltoall"},
+    {SubstitutedCall::Ialltoall, "MPI_Ialltoall"},
+    {SubstitutedCall::Alltoallv, "MPI_Alltoallv"},
+    {SubstitutedCall::Ialltoallv, "MPI_Ialltoallv"},
+    {SubstitutedCall::Alltoallw, "MPI_Alltoallw"},
+    {SubstitutedCall::Ialltoallw, "MPI_Ialltoallw"},
+    {SubstitutedCall::NeighborAllgather, "MPI_Neighbor_allgather"},
+    {SubstitutedCall::IneighborAllgather, "MPI_Ineighbor_allgather"},
+    {SubstitutedCall::NeighborAllgatherv, "MPI_Neighbor_allgatherv"},
+    {SubstitutedCall::IneighborAllgatherv, "MPI_Ineighbor_allgatherv"},
+    {SubstitutedCall::NeighborAlltoall, "MPI_Neighbor_alltoall"},
+    {SubstitutedCall::IneighborAlltoall, "MPI_Ineighbor_alltoall"},
+    {SubstitutedCall::NeighborAlltoallv, "MPI_Neighbor_alltoallv"},
+    {SubstitutedCall::IneighborAlltoallv, "MPI_Ineighbor_alltoallv"},
+    {SubstitutedCall::NeighborAlltoallw, "MPI_Neighbor_alltoallw"},
+    {SubstitutedCall::IneighborAlltoallw, "MPI_Ineighbor_alltoallw"},
+    {SubstitutedCall::Put, "MPI_Put"},
+    {SubstitutedCall::Get, "MPI_Get"},
+    {SubstitutedCall::Accumulate, "MPI_Accumulate"},
+    {SubstitutedCall::GetAccumulate, "MPI_Get_accumulate"},
+    {SubstitutedCall::Rput, "MPI_Rput"},
+    {SubstitutedCall::Rget, "MPI_Rget"},
+    {SubstitutedCall::Raccumulate, "MPI_Raccumulate"},
+    {SubstitutedCall::RgetAccumulate, "MPI_Rget_accumulate"},
+};
+
+constexpr bool inEnumOrder() {
+  for (size_t I = 0; I < std::size(CallNames); ++I)
+    if (static_cast<size_t>(CallNames[I].Call) != I)
+      return false;
+  return true;
+}
+static_assert(std::size(CallNames) == NumSubstitutedCalls && inEnumOrder(),
+              "CallNames must name every SubstitutedCall, in enum order");
+
+} // namespace
+
 const char *getCallName(SubstitutedCall C) {
-  static const char *const Names[NumSubstitutedCalls] = {
-      "MPI_Send", "MPI_Ssend",    "MPI_Isend", "MPI_Issend",
-      "MPI_Recv", "MPI_Irecv",    "MPI_Sendrecv", "MPI_Bcast",
-      "MPI_Allgather", "MPI_Pack", "MPI_Unpack", "MPI_Send_init",
-      "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Recv_init", "MPI_Rsend",
-      "MPI_Irsend", "MPI_Sendrecv_replace", "MPI_Ibcast", "MPI_Gather",
-      "MPI_Igather", "MPI_Gatherv", "MPI_Igatherv", "MPI_Scatter",
-      "MPI_Iscatter", "MPI_Scatterv", "MPI_Iscatterv", "MPI_Iallgather",
-      "MPI_Allgatherv", "MPI_Iallgatherv", "MPI_Alltoall", "MPI_Ialltoall",
-      "MPI_Alltoallv", "MPI_Ialltoallv", "MPI_Alltoallw", "MPI_Ialltoallw",
-      "MPI_Neighbor_allgather", "MPI_Ineighbor_allgather",
-      "MPI_Neighbor_allgatherv", "MPI_Ineighbor_allgatherv",
-      "MPI_Neighbor_alltoall", "MPI_Ineighbor_alltoall",
-      "MPI_Neighbor_alltoallv", "MPI_Ineighbor_alltoallv",
-      "MPI_Neighbor_alltoallw", "MPI_Ineighbor_alltoallw", "MPI_Put",
-      "MPI_Get", "MPI_Accumulate", "MPI_Get_accumulate", "MPI_Rput", "MPI_Rget",
-      "MPI_Raccumulate", "MPI_Rget_accumulate"};
-  return Names[static_cast<size_t>(C)];
+  return CallNames[static_cast<size_t>(C)].Name;
 }
 
 namespace {

@@ -10,7 +10,10 @@
 // request until that start completes and frees both then.
 //
 // Whether a request is substituted is decided once, at its creation: a
-// persistent request is one message, of one size, for every start. Its
+// persistent request is one message, of one size, for every start. The
+// report counts each start, as substituted or, for a request on a derived
+// type left to MPI, as passed through (the table keeps those requests too,
+// with what to count). Its
 // packed sends go as one contiguous run of MPI_PACKED (not split in two
 // blocks in the split-send window, whose tail copy belongs to a single
 // send). MPI_Bsend_init passes through: a buffered send's copy is counted
@@ -37,6 +40,7 @@ using namespace ddtc;
 namespace {
 
 struct PersistentRequest {
+  /// Null for a request left to MPI, whose starts count Passed.
   BindingRef B;
   char *Packed = nullptr; ///< the pooled buffer, of Bytes
   size_t Bytes = 0;
@@ -44,6 +48,7 @@ struct PersistentRequest {
   MPI_Count Count = 0;
   bool IsReceive = false;
   SubstitutedCall Call = SubstitutedCall::SendInit;
+  RuntimeState::PassedCall Passed;
 };
 
 /// The substituted persistent requests by MPI handle. A handle names one
@@ -88,26 +93,38 @@ private:
   std::atomic<size_t> Size{0};
 };
 
+/// Records a request on a derived type that MPI creates as the program
+/// wrote it, so that each of its starts counts as passed through.
+int initPassed(int Rc, MPI_Request *Request, SubstitutedCall Call,
+               RuntimeState::PassedCall Passed) {
+  if (Rc == MPI_SUCCESS && Passed.B) {
+    PersistentRequest P;
+    P.Call = Call;
+    P.Passed = std::move(Passed);
+    PersistentTable::get().add(*Request, std::move(P));
+  }
+  return Rc;
+}
+
 /// Creates a persistent send or receive of Count instances of T with rank
 /// Peer of Comm: on a packed buffer if T is substituted, else as the
 /// program wrote it. Init(Buf, N, Type) creates the MPI request.
 template <typename InitFn>
-int initPacked(const void *Buf, int Count, MPI_Datatype T, int Peer,
+int initPacked(const void *Buf, MPI_Count Count, MPI_Datatype T, int Peer,
                MPI_Comm Comm, bool IsReceive, SubstitutedCall Call,
                MPI_Request *Request, InitFn Init) {
-  CallScope Scope(Call);
   RuntimeState &R = runtime();
   MPI_Datatype Passed;
   bool Remote = false;
-  BindingRef B = R.substitutableMessage(T, Count, Comm, Peer, Remote, Passed);
+  RuntimeState::PassedCall Pass;
+  BindingRef B =
+      R.decideMessage(T, Count, Comm, Peer, Remote, Passed, Pass);
   if (!B)
-    return Init(Buf, Count, Passed);
+    return initPassed(Init(Buf, Count, Passed), Request, Call, std::move(Pass));
   uint64_t Bytes = static_cast<uint64_t>(Count) * B->Size;
   char *Packed = static_cast<char *>(BufferPool::get().acquire(Bytes));
-  if (!Packed) {
-    R.notePassed(*B);
-    return Init(Buf, Count, T);
-  }
+  if (!Packed)
+    return initPassed(Init(Buf, Count, T), Request, Call, {std::move(B)});
   int Rc = Init(Packed, static_cast<MPI_Count>(Bytes), MPI_PACKED);
   if (Rc != MPI_SUCCESS) {
     BufferPool::get().release(Packed, Bytes);
@@ -116,20 +133,52 @@ int initPacked(const void *Buf, int Count, MPI_Datatype T, int Peer,
   PersistentTable::get().add(
       *Request, PersistentRequest{std::move(B), Packed, Bytes,
                                   const_cast<void *>(Buf), Count, IsReceive,
-                                  Call});
+                                  Call, {}});
   return Rc;
+}
+
+/// The MPI function of a persistent send (PMPI_Send_init, PMPI_Ssend_init,
+/// PMPI_Rsend_init), in the count type of the family's packed calls.
+using SendInitFn = decltype(&DDTC_MPI_COUNT_FN(PMPI_Send_init));
+
+int sendInit(SubstitutedCall Call, SendInitFn Fn, const void *buf,
+             MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+             MPI_Comm comm, MPI_Request *request) {
+  CallScope Scope(Call);
+  return initPacked(buf, count, datatype, dest, comm, /*IsReceive=*/false,
+                    Call, request,
+                    [&](const void *B, MPI_Count N, MPI_Datatype T) {
+                      return Fn(B, countArg(N), T, dest, tag, comm, request);
+                    });
+}
+
+int recvInit(void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+             int tag, MPI_Comm comm, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::RecvInit);
+  return initPacked(buf, count, datatype, source, comm, /*IsReceive=*/true,
+                    SubstitutedCall::RecvInit, request,
+                    [&](const void *B, MPI_Count N, MPI_Datatype T) {
+                      return DDTC_MPI_COUNT_FN(PMPI_Recv_init)(
+                          const_cast<void *>(B), countArg(N), T, source, tag,
+                          comm, request);
+                    });
 }
 
 /// Before MPI starts R: packs a send.
 void beforeStart(const PersistentRequest &P) {
-  if (!P.IsReceive)
+  if (P.B && !P.IsReceive)
     P.B->pack(P.UserBuffer, P.Count, P.Packed);
 }
 
-/// After MPI started R: pending until a completion call finishes it.
+/// After MPI started R: a substituted start is pending until a completion
+/// call finishes it.
 void afterStart(MPI_Request R, const PersistentRequest &P) {
   RuntimeState &State = runtime();
   CallScope Scope(P.Call);
+  if (!P.B) {
+    State.notePassed(P.Passed);
+    return;
+  }
   State.noteSubstituted(*P.B, P.Bytes);
   Pending Start{P.IsReceive, P.Packed, P.Bytes, P.UserBuffer, P.Count, P.B};
   Start.OwnsBuffer = false;
@@ -144,6 +193,10 @@ bool freePersistentRequest(MPI_Request *Request, int &Rc) {
   std::optional<PersistentRequest> P = PersistentTable::get().take(*Request);
   if (!P)
     return false;
+  if (!P->B) {
+    Rc = PMPI_Request_free(Request);
+    return true;
+  }
   PendingRequests &Pendings = runtime().Requests;
   if (std::optional<Pending> Active = Pendings.claim(*Request)) {
     // MPI keeps the start going; the runtime keeps the request, and frees
@@ -165,47 +218,60 @@ bool freePersistentRequest(MPI_Request *Request, int &Rc) {
 DDTC_EXPORT int MPI_Send_init(const void *buf, int count,
                               MPI_Datatype datatype, int dest, int tag,
                               MPI_Comm comm, MPI_Request *request) {
-  return initPacked(buf, count, datatype, dest, comm, /*IsReceive=*/false,
-                    SubstitutedCall::SendInit, request,
-                    [&](const void *B, MPI_Count N, MPI_Datatype T) {
-                      return DDTC_MPI_COUNT_FN(PMPI_Send_init)(
-                          B, countArg(N), T, dest, tag, comm, request);
-                    });
+  return sendInit(SubstitutedCall::SendInit, DDTC_MPI_COUNT_FN(PMPI_Send_init),
+                  buf, count, datatype, dest, tag, comm, request);
 }
 
 DDTC_EXPORT int MPI_Ssend_init(const void *buf, int count,
                                MPI_Datatype datatype, int dest, int tag,
                                MPI_Comm comm, MPI_Request *request) {
-  return initPacked(buf, count, datatype, dest, comm, /*IsReceive=*/false,
-                    SubstitutedCall::SsendInit, request,
-                    [&](const void *B, MPI_Count N, MPI_Datatype T) {
-                      return DDTC_MPI_COUNT_FN(PMPI_Ssend_init)(
-                          B, countArg(N), T, dest, tag, comm, request);
-                    });
+  return sendInit(SubstitutedCall::SsendInit,
+                  DDTC_MPI_COUNT_FN(PMPI_Ssend_init), buf, count, datatype,
+                  dest, tag, comm, request);
 }
 
 DDTC_EXPORT int MPI_Rsend_init(const void *buf, int count,
                                MPI_Datatype datatype, int dest, int tag,
                                MPI_Comm comm, MPI_Request *request) {
-  return initPacked(buf, count, datatype, dest, comm, /*IsReceive=*/false,
-                    SubstitutedCall::RsendInit, request,
-                    [&](const void *B, MPI_Count N, MPI_Datatype T) {
-                      return DDTC_MPI_COUNT_FN(PMPI_Rsend_init)(
-                          B, countArg(N), T, dest, tag, comm, request);
-                    });
+  return sendInit(SubstitutedCall::RsendInit,
+                  DDTC_MPI_COUNT_FN(PMPI_Rsend_init), buf, count, datatype,
+                  dest, tag, comm, request);
 }
 
 DDTC_EXPORT int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype,
                               int source, int tag, MPI_Comm comm,
                               MPI_Request *request) {
-  return initPacked(buf, count, datatype, source, comm, /*IsReceive=*/true,
-                    SubstitutedCall::RecvInit, request,
-                    [&](const void *B, MPI_Count N, MPI_Datatype T) {
-                      return DDTC_MPI_COUNT_FN(PMPI_Recv_init)(
-                          const_cast<void *>(B), countArg(N), T, source, tag,
-                          comm, request);
-                    });
+  return recvInit(buf, count, datatype, source, tag, comm, request);
 }
+
+#if DDTC_MPI_LARGE_COUNT
+DDTC_EXPORT int MPI_Send_init_c(const void *buf, MPI_Count count,
+                                MPI_Datatype datatype, int dest, int tag,
+                                MPI_Comm comm, MPI_Request *request) {
+  return sendInit(SubstitutedCall::SendInit, PMPI_Send_init_c, buf, count,
+                  datatype, dest, tag, comm, request);
+}
+
+DDTC_EXPORT int MPI_Ssend_init_c(const void *buf, MPI_Count count,
+                                 MPI_Datatype datatype, int dest, int tag,
+                                 MPI_Comm comm, MPI_Request *request) {
+  return sendInit(SubstitutedCall::SsendInit, PMPI_Ssend_init_c, buf, count,
+                  datatype, dest, tag, comm, request);
+}
+
+DDTC_EXPORT int MPI_Rsend_init_c(const void *buf, MPI_Count count,
+                                 MPI_Datatype datatype, int dest, int tag,
+                                 MPI_Comm comm, MPI_Request *request) {
+  return sendInit(SubstitutedCall::RsendInit, PMPI_Rsend_init_c, buf, count,
+                  datatype, dest, tag, comm, request);
+}
+
+DDTC_EXPORT int MPI_Recv_init_c(void *buf, MPI_Count count,
+                                MPI_Datatype datatype, int source, int tag,
+                                MPI_Comm comm, MPI_Request *request) {
+  return recvInit(buf, count, datatype, source, tag, comm, request);
+}
+#endif
 
 DDTC_EXPORT int MPI_Start(MPI_Request *request) {
   std::optional<PersistentRequest> P = PersistentTable::get().find(*request);

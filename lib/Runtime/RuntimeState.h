@@ -26,20 +26,23 @@ namespace ddtc {
 /// The MPI calls the runtime substitutes in. The report counts each call's
 /// substitutions and pass-throughs, so that a user sees which calls gained;
 /// every wrapper names its call for the thread on entry (CallScope), and
-/// the counts below, which know only the binding, charge that call.
+/// the counts below, which know only the binding, charge that call. A
+/// large-count `_c` form is the same call (MPI_Send_c is an MPI_Send).
 enum class SubstitutedCall : unsigned char {
   Send, Ssend, Isend, Issend, Recv, Irecv, Sendrecv, Bcast, Allgather,
   Pack, Unpack, SendInit, SsendInit, RsendInit, RecvInit, Rsend, Irsend,
-  SendrecvReplace, Ibcast, Gather, Igather, Gatherv, Igatherv, Scatter,
-  Iscatter, Scatterv, Iscatterv, Iallgather, Allgatherv, Iallgatherv,
-  Alltoall, Ialltoall, Alltoallv, Ialltoallv, Alltoallw, Ialltoallw,
-  NeighborAllgather, IneighborAllgather, NeighborAllgatherv,
+  SendrecvReplace, Mrecv, Imrecv, Ibcast, Gather, Igather, Gatherv,
+  Igatherv, Scatter, Iscatter, Scatterv, Iscatterv, Iallgather, Allgatherv,
+  Iallgatherv, Alltoall, Ialltoall, Alltoallv, Ialltoallv, Alltoallw,
+  Ialltoallw, NeighborAllgather, IneighborAllgather, NeighborAllgatherv,
   IneighborAllgatherv, NeighborAlltoall, IneighborAlltoall,
   NeighborAlltoallv, IneighborAlltoallv, NeighborAlltoallw,
   IneighborAlltoallw, Put, Get, Accumulate, GetAccumulate, Rput, Rget,
   Raccumulate, RgetAccumulate,
 };
-constexpr size_t NumSubstitutedCalls = 54;
+/// One past the last call (getCallName's table is checked against it).
+constexpr size_t NumSubstitutedCalls =
+    static_cast<size_t>(SubstitutedCall::RgetAccumulate) + 1;
 /// The MPI name of C ("MPI_Send").
 const char *getCallName(SubstitutedCall C);
 
@@ -85,12 +88,24 @@ struct RuntimeState {
   /// for sends (DDTC_RT_FORMS, SendForms.h).
   std::atomic<uint64_t> Formed{0};
 
+  /// What the report counts for a call left to MPI: a pass-through of the
+  /// type of B (nothing if B is null: a predefined type, or substitution
+  /// off), left by the typed-blocks rules (Typed) or handed the type's form
+  /// for sends (Formed).
+  struct PassedCall {
+    BindingRef B;
+    bool Typed = false;
+    bool Formed = false;
+  };
+
   /// The binding of T for a call on Count instances, if the call is to be
   /// substituted: substitution is on and T has a kernel. A derived type
   /// without one counts the call as passed through.
   BindingRef substitutable(MPI_Datatype T, MPI_Count Count) {
-    BindingRef Unbound;
-    return substitutable(T, Count, Unbound);
+    PassedCall Pass;
+    BindingRef B = decide(T, Count, Pass);
+    notePassed(Pass);
+    return B;
   }
   /// substitutable() for one side of a point-to-point message with rank
   /// Peer of Comm, which also leaves to MPI the messages the typed-blocks
@@ -104,23 +119,30 @@ struct RuntimeState {
   BindingRef substitutableMessage(MPI_Datatype T, MPI_Count Count,
                                   MPI_Comm Comm, int Peer, bool &Remote,
                                   MPI_Datatype &Passed) {
+    PassedCall Pass;
+    BindingRef B = decideMessage(T, Count, Comm, Peer, Remote, Passed, Pass);
+    notePassed(Pass);
+    return B;
+  }
+  /// substitutableMessage() without counting a call passed through: Pass
+  /// says what to count, for a caller that counts it later or more than
+  /// once (a persistent request left to MPI, at each start).
+  BindingRef decideMessage(MPI_Datatype T, MPI_Count Count, MPI_Comm Comm,
+                           int Peer, bool &Remote, MPI_Datatype &Passed,
+                           PassedCall &Pass) {
     Passed = T;
-    BindingRef Unbound;
-    BindingRef B = substitutable(T, Count, Unbound);
-    if (Unbound && Count > 0)
-      if (MPI_Datatype Form = Bindings.sendForm(*Unbound);
+    BindingRef B = decide(T, Count, Pass);
+    if (Pass.B && Count > 0)
+      if (MPI_Datatype Form = Bindings.sendForm(*Pass.B);
           Form != MPI_DATATYPE_NULL) {
         Passed = Form;
-        Formed.fetch_add(1, std::memory_order_relaxed);
-        Unbound->Stats->FormCalls.fetch_add(1, std::memory_order_relaxed);
+        Pass.Formed = true;
       }
     if (!B)
       return nullptr;
     Remote = Peers.isRemote(Comm, Peer);
     if (leftTyped(*B, static_cast<uint64_t>(Count) * B->Size, Remote)) {
-      notePassed(*B);
-      Typed.fetch_add(1, std::memory_order_relaxed);
-      B->Stats->TypedCalls.fetch_add(1, std::memory_order_relaxed);
+      Pass = PassedCall{std::move(B), /*Typed=*/true, /*Formed=*/false};
       return nullptr;
     }
     return B;
@@ -138,20 +160,31 @@ struct RuntimeState {
         1, std::memory_order_relaxed);
     B.Stats->PassedCalls.fetch_add(1, std::memory_order_relaxed);
   }
+  void notePassed(const PassedCall &P) {
+    if (!P.B)
+      return;
+    notePassed(*P.B);
+    if (P.Typed) {
+      Typed.fetch_add(1, std::memory_order_relaxed);
+      P.B->Stats->TypedCalls.fetch_add(1, std::memory_order_relaxed);
+    }
+    if (P.Formed) {
+      Formed.fetch_add(1, std::memory_order_relaxed);
+      P.B->Stats->FormCalls.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
 
 private:
-  /// substitutable(), with the binding of a derived type whose call is
-  /// passed through in Unbound.
-  BindingRef substitutable(MPI_Datatype T, MPI_Count Count,
-                           BindingRef &Unbound) {
+  /// substitutable() without counting: the binding of a derived type
+  /// whose call is passed through goes to Pass.
+  BindingRef decide(MPI_Datatype T, MPI_Count Count, PassedCall &Pass) {
     if (!Active.load(std::memory_order_relaxed))
       return nullptr;
     BindingRef B = Bindings.lookup(T);
     if (!B)
       return nullptr;
     if (!B->isBound() || Count <= 0) {
-      notePassed(*B);
-      Unbound = std::move(B);
+      Pass.B = std::move(B);
       return nullptr;
     }
     return B;

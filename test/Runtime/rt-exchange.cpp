@@ -35,10 +35,25 @@
 //   bcast         MPI_Bcast from rank 0 and from the last rank
 //   allgather     MPI_Allgather, and MPI_Allgather with MPI_IN_PLACE
 //   pack          MPI_Pack_size, MPI_Pack, MPI_Unpack (each rank)
+//   mprobe-mrecv  MPI_Send / MPI_Mprobe and MPI_Mrecv, and with MPI_Improbe
+//                 and MPI_Imrecv (improbe-imrecv); MPI_Mrecv and MPI_Imrecv
+//                 of MPI_MESSAGE_NO_PROC (mrecv-no-proc, each rank)
+//   ...-c         where the library has MPI 4's large-count calls, the
+//                 operations above with the `_c` forms: send-recv-c
+//                 (MPI_Send_c, MPI_Ssend_c, MPI_Rsend_c / MPI_Recv_c),
+//                 isend-c (MPI_Isend_c, MPI_Issend_c, MPI_Irsend_c /
+//                 MPI_Irecv_c), sendrecv-c (MPI_Sendrecv_c,
+//                 MPI_Sendrecv_replace_c), persistent-c (the four *_init_c),
+//                 mprobe-mrecv-c (MPI_Mrecv_c, MPI_Imrecv_c), pack-c
+//                 (MPI_Pack_size_c, MPI_Pack_c, MPI_Unpack_c)
 //
-// Usage: rt-exchange [--p2p-only] [--reversed] [--count N] [--shapes] FILE...
+// Usage: rt-exchange [--p2p-only] [--large-count-only] [--reversed]
+//                    [--count N] [--shapes] FILE...
 //   --p2p-only  skip the collectives (for runs where only some ranks have
 //               the runtime)
+//   --large-count-only  the `_c` operations alone, so that a report counts
+//               what their wrappers did (they count under the int forms'
+//               names)
 //   --reversed  communicate on a communicator of MPI_COMM_WORLD's ranks in
 //               reverse order (rank r of it is world rank size-1-r), so
 //               that a rank of the communicator is not the world's
@@ -82,7 +97,11 @@ public:
   Exchanger(const std::string &Name, const Type *T, MPI_Datatype H, int Count)
       : Name(Name), T(T), H(H), Count(Count) {}
 
-  void run(bool P2POnly) {
+  void run(bool P2POnly, bool LargeCountOnly) {
+    if (LargeCountOnly) {
+      largeCount();
+      return;
+    }
     pointToPoint();
     nonBlocking();
     twoInFlight();
@@ -92,6 +111,8 @@ public:
     if (!P2POnly)
       collectives();
     pack();
+    matched();
+    largeCount();
   }
 
 private:
@@ -385,6 +406,231 @@ private:
                std::to_string(Bound >= TypeSize * Count ? 1 : 0));
   }
 
+  /// Messages received by handle after a matching probe (MPI_Mprobe and
+  /// MPI_Mrecv, MPI_Improbe and MPI_Imrecv); then each rank receives MPI_MESSAGE_NO_PROC, the
+  /// message of a probe of MPI_PROC_NULL, which leaves the buffer alone.
+  void matched() {
+    if (inPair())
+      for (int K = 0; K < 2; ++K)
+        matchedPair(K == 0 ? "mprobe-mrecv" : "improbe-imrecv", 90 + K,
+                    /*NonBlocking=*/K == 1, /*LargeCount=*/false);
+    TypedBuffer R = recv(92);
+    MPI_Message Msg;
+    MPI_Status St[2];
+    MPI_Mprobe(MPI_PROC_NULL, 92, Comm, &Msg, MPI_STATUS_IGNORE);
+    MPI_Mrecv(R.base(), Count, H, &Msg, &St[0]);
+    int Flag = 0;
+    MPI_Improbe(MPI_PROC_NULL, 92, Comm, &Flag, &Msg, MPI_STATUS_IGNORE);
+    MPI_Request Req;
+    MPI_Imrecv(R.base(), Count, H, &Msg, &Req);
+    MPI_Wait(&Req, &St[1]);
+    std::string What = R.digest() + " flag=" + std::to_string(Flag);
+    for (const MPI_Status &S : St)
+      What += " source=" + std::to_string(S.MPI_SOURCE) +
+              " tag=" + std::to_string(S.MPI_TAG) + " " + countOf(S, H);
+    report("mrecv-no-proc", Name, What);
+  }
+
+  /// A message each way between ranks 0 and 1, received by handle (rank 0
+  /// sends first): the probe's status, the receive's and the buffer, and
+  /// that the handle was consumed.
+  void matchedPair(const char *Op, int Tag, bool NonBlocking,
+                   bool LargeCount) {
+    TypedBuffer S = send(Tag), R = recv(Tag);
+    MPI_Message Msg = MPI_MESSAGE_NULL;
+    MPI_Status Probed, St;
+    for (int Turn = 0; Turn < 2; ++Turn) {
+      if (Rank == Turn) {
+        MPI_Send(S.base(), Count, H, peer(), Tag, Comm);
+        continue;
+      }
+      if (NonBlocking) {
+        int Flag = 0;
+        while (!Flag)
+          MPI_Improbe(peer(), Tag, Comm, &Flag, &Msg, &Probed);
+      } else {
+        MPI_Mprobe(peer(), Tag, Comm, &Msg, &Probed);
+      }
+      receiveMatched(R.base(), &Msg, &St, NonBlocking, LargeCount);
+    }
+    report(Op, Name,
+           R.digest() + " probed " + countOf(Probed, H) + " received " +
+               countOf(St, H) + " consumed=" +
+               std::to_string(Msg == MPI_MESSAGE_NULL ? 1 : 0));
+  }
+
+  void receiveMatched(void *Buf, MPI_Message *Msg, MPI_Status *St,
+                      bool NonBlocking, bool LargeCount) {
+    MPI_Request Req;
+#if DDTC_MPI_LARGE_COUNT
+    if (LargeCount) {
+      if (!NonBlocking) {
+        MPI_Mrecv_c(Buf, Count, H, Msg, St);
+        return;
+      }
+      MPI_Imrecv_c(Buf, Count, H, Msg, &Req);
+      MPI_Wait(&Req, St);
+      return;
+    }
+#endif
+    (void)LargeCount;
+    if (!NonBlocking) {
+      MPI_Mrecv(Buf, Count, H, Msg, St);
+      return;
+    }
+    MPI_Imrecv(Buf, Count, H, Msg, &Req);
+    MPI_Wait(&Req, St);
+  }
+
+  /// The `_c` forms of the point-to-point and pack calls, where the
+  /// library has them.
+  void largeCount() {
+#if DDTC_MPI_LARGE_COUNT
+    if (inPair()) {
+      blockingC();
+      nonBlockingC();
+      persistentC();
+      for (int K = 0; K < 2; ++K)
+        matchedPair(K == 0 ? "mprobe-mrecv-c" : "improbe-imrecv-c", 130 + K,
+                    /*NonBlocking=*/K == 1, /*LargeCount=*/true);
+    }
+    sendrecvC();
+    packC();
+#endif
+  }
+
+#if DDTC_MPI_LARGE_COUNT
+  /// MPI_Send_c, MPI_Ssend_c and MPI_Rsend_c (once the receive is posted)
+  /// into MPI_Recv_c.
+  void blockingC() {
+    std::string What;
+    for (int K = 0; K < 3; ++K) {
+      TypedBuffer S = send(100 + K), R = recv(100 + K);
+      int Tag = 100 + K;
+      MPI_Request Req = MPI_REQUEST_NULL;
+      MPI_Status St;
+      if (K == 2) {
+        if (Rank == 1)
+          MPI_Irecv_c(R.base(), Count, H, 0, Tag, Comm, &Req);
+        MPI_Sendrecv(nullptr, 0, MPI_BYTE, peer(), 98, nullptr, 0, MPI_BYTE,
+                     peer(), 98, Comm, MPI_STATUS_IGNORE);
+      }
+      if (Rank == 0) {
+        if (K == 0)
+          MPI_Send_c(S.base(), Count, H, 1, Tag, Comm);
+        else if (K == 1)
+          MPI_Ssend_c(S.base(), Count, H, 1, Tag, Comm);
+        else
+          MPI_Rsend_c(S.base(), Count, H, 1, Tag, Comm);
+        continue;
+      }
+      if (K == 2)
+        MPI_Wait(&Req, &St);
+      else
+        MPI_Recv_c(R.base(), Count, H, 0, Tag, Comm, &St);
+      What += R.digest() + " " + countOf(St, H) + " ";
+    }
+    report("send-recv-c", Name, Rank ? What : "sent");
+  }
+
+  /// MPI_Isend_c, MPI_Issend_c and MPI_Irsend_c (once the receive is
+  /// posted) into MPI_Irecv_c, both directions.
+  void nonBlockingC() {
+    std::string What;
+    for (int K = 0; K < 3; ++K) {
+      TypedBuffer S = send(110 + K), R = recv(110 + K);
+      int Tag = 110 + K;
+      MPI_Request Req[2];
+      MPI_Status St[2];
+      MPI_Irecv_c(R.base(), Count, H, peer(), Tag, Comm, &Req[0]);
+      MPI_Sendrecv(nullptr, 0, MPI_BYTE, peer(), 98, nullptr, 0, MPI_BYTE,
+                   peer(), 98, Comm, MPI_STATUS_IGNORE);
+      if (K == 0)
+        MPI_Isend_c(S.base(), Count, H, peer(), Tag, Comm, &Req[1]);
+      else if (K == 1)
+        MPI_Issend_c(S.base(), Count, H, peer(), Tag, Comm, &Req[1]);
+      else
+        MPI_Irsend_c(S.base(), Count, H, peer(), Tag, Comm, &Req[1]);
+      MPI_Waitall(2, Req, St);
+      What += R.digest() + " " + countOf(St[0], H) + " ";
+    }
+    report("isend-c", Name, What);
+  }
+
+  /// MPI_Send_init_c, MPI_Ssend_init_c and MPI_Rsend_init_c (started once
+  /// the receive is), each into MPI_Recv_init_c, started twice with
+  /// another send buffer each time.
+  void persistentC() {
+    std::string What;
+    for (int K = 0; K < 3; ++K) {
+      TypedBuffer S = send(120 + K), R = recv(120 + K);
+      int Tag = 120 + K;
+      MPI_Request Req[2];
+      MPI_Recv_init_c(R.base(), Count, H, peer(), Tag, Comm, &Req[0]);
+      if (K == 0)
+        MPI_Send_init_c(S.base(), Count, H, peer(), Tag, Comm, &Req[1]);
+      else if (K == 1)
+        MPI_Ssend_init_c(S.base(), Count, H, peer(), Tag, Comm, &Req[1]);
+      else
+        MPI_Rsend_init_c(S.base(), Count, H, peer(), Tag, Comm, &Req[1]);
+      for (int Round = 0; Round < 2; ++Round) {
+        S.fill(Salt(125 + K, Round + 1));
+        MPI_Start(&Req[0]);
+        MPI_Sendrecv(nullptr, 0, MPI_BYTE, peer(), 98, nullptr, 0, MPI_BYTE,
+                     peer(), 98, Comm, MPI_STATUS_IGNORE);
+        MPI_Start(&Req[1]);
+        MPI_Status St[2];
+        MPI_Waitall(2, Req, St);
+        What += R.digest() + " " + countOf(St[0], H) + " ";
+      }
+      MPI_Request_free(&Req[0]);
+      MPI_Request_free(&Req[1]);
+    }
+    report("persistent-c", Name, What);
+  }
+
+  /// MPI_Sendrecv_c around the ring, and MPI_Sendrecv_replace_c.
+  void sendrecvC() {
+    TypedBuffer S = send(140), R = recv(140);
+    MPI_Status St;
+    MPI_Sendrecv_c(S.base(), Count, H, (Rank + 1) % Size, 140, R.base(), Count,
+                   H, (Rank + Size - 1) % Size, 140, Comm, &St);
+    report("sendrecv-c", Name, R.digest() + " " + countOf(St, H));
+    // As in sendrecv().
+    if (hasLongInt(T)) {
+      report("sendrecv-replace-c", Name, "skipped: MPI_LONG_INT");
+      return;
+    }
+    TypedBuffer B = send(141);
+    MPI_Sendrecv_replace_c(B.base(), Count, H, (Rank + 1) % Size, 141,
+                           (Rank + Size - 1) % Size, 141, Comm, &St);
+    report("sendrecv-replace-c", Name, B.digest() + " " + countOf(St, H));
+  }
+
+  /// As pack(), with MPI_Pack_size_c, MPI_Pack_c and MPI_Unpack_c.
+  void packC() {
+    MPI_Count Bound = 0, TypeSize = 0;
+    MPI_Pack_size_c(Count, H, Comm, &Bound);
+    MPI_Type_size_c(H, &TypeSize);
+    std::vector<uint8_t> Packed(static_cast<size_t>(Bound) + 8, 0xEE);
+    TypedBuffer S = send(150), R = recv(150);
+    MPI_Count Position = 4;
+    MPI_Pack_c(S.base(), Count, H, Packed.data(),
+               static_cast<MPI_Count>(Packed.size()), &Position, Comm);
+    MPI_Count End = Position;
+    Position = 4;
+    MPI_Unpack_c(Packed.data(), static_cast<MPI_Count>(Packed.size()),
+                 &Position, R.base(), Count, H, Comm);
+    Packed.resize(static_cast<size_t>(End));
+    report("pack-c", Name,
+           digestOf(std::vector<uint8_t>(Packed.begin() + 4, Packed.end()),
+                    packedPadding(T, Count)) +
+               " " + R.digest() + " position=" + std::to_string(End) +
+               " unpacked=" + std::to_string(Position) + " bound_ok=" +
+               std::to_string(Bound >= TypeSize * Count ? 1 : 0));
+  }
+#endif
+
   std::string Name;
   const Type *T;
   MPI_Datatype H;
@@ -392,13 +638,15 @@ private:
 };
 
 int run(int Argc, char **Argv) {
-  bool P2POnly = false, Shapes = false;
+  bool P2POnly = false, LargeCountOnly = false, Shapes = false;
   int Count = 3;
   std::vector<std::string> Paths;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
     if (A == "--p2p-only") {
       P2POnly = true;
+    } else if (A == "--large-count-only") {
+      LargeCountOnly = true;
     } else if (A == "--reversed") {
       MPI_Comm_split(MPI_COMM_WORLD, 0, Size - 1 - Rank, &Comm);
       MPI_Comm_rank(Comm, &Rank);
@@ -412,8 +660,8 @@ int run(int Argc, char **Argv) {
   }
   if (Paths.empty() || Count < 1) {
     std::fprintf(stderr,
-                 "usage: rt-exchange [--p2p-only] [--reversed] [--count N] "
-                 "[--shapes] FILE...\n");
+                 "usage: rt-exchange [--p2p-only] [--large-count-only] "
+                 "[--reversed] [--count N] [--shapes] FILE...\n");
     return 2;
   }
   std::string Missing;
@@ -446,7 +694,7 @@ int run(int Argc, char **Argv) {
         Output += "0 shape " + N.Name + " size=" + std::to_string(Size) +
                   " extent=" + std::to_string(Extent) + "\n";
       }
-      Exchanger(N.Name, N.T, D, Count).run(P2POnly);
+      Exchanger(N.Name, N.T, D, Count).run(P2POnly, LargeCountOnly);
     }
   }
   return 0;
