@@ -9,8 +9,11 @@
 #ifndef DDTC_TEST_RUNTIME_EXCHANGESUPPORT_H
 #define DDTC_TEST_RUNTIME_EXCHANGESUPPORT_H
 
+#include "ddtc/IR/Module.h"
 #include "ddtc/IR/Type.h"
 #include "ddtc/IR/TypemapWalker.h"
+#include "ddtc/MPI/TypeBuilder.h"
+#include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Support/Address.h"
 
 #include <mpi.h>
@@ -20,6 +23,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -199,6 +203,40 @@ inline bool hasLongInt(const Type *T) {
     if (hasLongInt(Op))
       return true;
   return false;
+}
+
+/// A type of a description file, built with MPI constructor calls as a
+/// program would build it, and committed; freed with its handle.
+struct CommittedType {
+  std::string Name;
+  const Type *T;
+  Handle H;
+  MPI_Datatype get() const { return H.get(); }
+};
+
+/// Reads the description file Path into M and commits its types with
+/// Builder, but those of no data and those MPICH 4.0.2 crashes packing
+/// (TypeBuilder.h). On an error, prints it after Tool and returns false.
+inline bool commitTypes(const char *Tool, const std::string &Path, Module &M,
+                        MpiBuilder &Builder, std::vector<CommittedType> &Out) {
+  if (Error E = readAnyDescriptionFile(Path, M)) {
+    std::fprintf(stderr, "%s: %s\n", Tool, E.message().c_str());
+    return false;
+  }
+  for (const NamedType &N : M.types()) {
+    if (N.T->size() == 0 || mayCrashYaksaPack(N.T))
+      continue;
+    std::string Err;
+    std::optional<Handle> H = Builder.build(N.T, Err);
+    if (!H) {
+      std::fprintf(stderr, "%s: %s: %s\n", Tool, N.Name.c_str(), Err.c_str());
+      return false;
+    }
+    MPI_Datatype D = H->get();
+    MPI_Type_commit(&D);
+    Out.push_back({N.Name, N.T, std::move(*H)});
+  }
+  return true;
 }
 
 } // namespace rtexchange

@@ -49,24 +49,17 @@ using namespace rtexchange;
 
 namespace {
 
-/// A committed type and its description.
-struct TypeUnder {
-  std::string Name;
-  const Type *T;
-  MPI_Datatype H;
-};
-
 /// Pieces of possibly different types in one buffer, each in a region of
 /// its own with a gap after it: the buffer of a w-form, whose
 /// displacements are in bytes.
 class RegionBuffer {
 public:
-  RegionBuffer(const std::vector<const TypeUnder *> &Types,
+  RegionBuffer(const std::vector<const CommittedType *> &Types,
                const std::vector<int> &Counts, uint64_t Salt) {
     for (size_t I = 0; I < Types.size(); ++I) {
       MPI_Aint Lb, Extent, TrueLb, TrueExtent;
-      MPI_Type_get_extent(Types[I]->H, &Lb, &Extent);
-      MPI_Type_get_true_extent(Types[I]->H, &TrueLb, &TrueExtent);
+      MPI_Type_get_extent(Types[I]->get(), &Lb, &Extent);
+      MPI_Type_get_true_extent(Types[I]->get(), &TrueLb, &TrueExtent);
       int64_t Shift = std::max(Counts[I] - 1, 0) * int64_t(Extent);
       int64_t Lo = std::min<int64_t>(TrueLb, TrueLb + Shift);
       int64_t Hi = std::max<int64_t>(TrueLb + TrueExtent,
@@ -93,7 +86,7 @@ private:
 /// (the w-forms' second type).
 class Collectives {
 public:
-  Collectives(const TypeUnder &A, const TypeUnder &Next, int Count)
+  Collectives(const CommittedType &A, const CommittedType &Next, int Count)
       : A(A), Next(Next), Count(Count) {}
 
   void run() {
@@ -106,11 +99,11 @@ public:
 
 private:
   TypedBuffer buffer(int64_t N, int Op, int Kind) const {
-    return TypedBuffer(A.T, A.H, N, static_cast<uint64_t>(Rank) * 1000 +
+    return TypedBuffer(A.T, A.get(), N, static_cast<uint64_t>(Rank) * 1000 +
                                         Op * 10 + Kind);
   }
   bool overlapping(int64_t N) const {
-    return overlaps(A.T, A.H, static_cast<uint64_t>(N));
+    return overlaps(A.T, A.get(), static_cast<uint64_t>(N));
   }
   void skipped(const char *Op) { report(Op, A.Name, "skipped: instances overlap"); }
   static void wait(MPI_Request &R) { MPI_Wait(&R, MPI_STATUS_IGNORE); }
@@ -129,15 +122,15 @@ private:
         TypedBuffer S = buffer(Count, 10 + Kind, 1);
         TypedBuffer R = buffer(All, 10 + Kind, 2);
         if (Kind == 0) {
-          MPI_Gather(S.base(), Count, A.H, R.base(), Count, A.H, Root, Comm);
+          MPI_Gather(S.base(), Count, A.get(), R.base(), Count, A.get(), Root, Comm);
         } else if (Kind == 1) {
           MPI_Request Q;
-          MPI_Igather(S.base(), Count, A.H, R.base(), Count, A.H, Root, Comm,
+          MPI_Igather(S.base(), Count, A.get(), R.base(), Count, A.get(), Root, Comm,
                       &Q);
           wait(Q);
         } else {
-          MPI_Gather(IsRoot ? MPI_IN_PLACE : S.base(), Count, A.H, R.base(),
-                     Count, A.H, Root, Comm);
+          MPI_Gather(IsRoot ? MPI_IN_PLACE : S.base(), Count, A.get(), R.base(),
+                     Count, A.get(), Root, Comm);
         }
         report(Op[Kind], Name, IsRoot ? R.digest() : "sent");
       }
@@ -146,21 +139,21 @@ private:
         TypedBuffer S = buffer(All, 20 + Kind, 1);
         TypedBuffer R = buffer(Count, 20 + Kind, 2);
         if (Kind == 0) {
-          MPI_Scatter(S.base(), Count, A.H, R.base(), Count, A.H, Root, Comm);
+          MPI_Scatter(S.base(), Count, A.get(), R.base(), Count, A.get(), Root, Comm);
         } else if (Kind == 1) {
           MPI_Request Q;
-          MPI_Iscatter(S.base(), Count, A.H, R.base(), Count, A.H, Root, Comm,
+          MPI_Iscatter(S.base(), Count, A.get(), R.base(), Count, A.get(), Root, Comm,
                        &Q);
           wait(Q);
         } else {
-          MPI_Scatter(S.base(), Count, A.H, IsRoot ? MPI_IN_PLACE : R.base(),
-                      Count, A.H, Root, Comm);
+          MPI_Scatter(S.base(), Count, A.get(), IsRoot ? MPI_IN_PLACE : R.base(),
+                      Count, A.get(), Root, Comm);
         }
         report(Op[Kind], Name, (IsRoot ? S.digest() + " " : "") + R.digest());
       }
       TypedBuffer B = buffer(Count, 30, IsRoot ? 1 : 2);
       MPI_Request Q;
-      MPI_Ibcast(B.base(), Count, A.H, Root, Comm, &Q);
+      MPI_Ibcast(B.base(), Count, A.get(), Root, Comm, &Q);
       wait(Q);
       report("ibcast", Name, B.digest());
     }
@@ -204,11 +197,11 @@ private:
       TypedBuffer R = buffer(Span, 40 + Kind, 2);
       MPI_Request Q = MPI_REQUEST_NULL;
       if (Kind == 0)
-        MPI_Gatherv(S.base(), Mine, A.H, R.base(), Counts.data(),
-                    Displs.data(), A.H, Root, Comm);
+        MPI_Gatherv(S.base(), Mine, A.get(), R.base(), Counts.data(),
+                    Displs.data(), A.get(), Root, Comm);
       else
-        MPI_Igatherv(S.base(), Mine, A.H, R.base(), Counts.data(),
-                     Displs.data(), A.H, Root, Comm, &Q);
+        MPI_Igatherv(S.base(), Mine, A.get(), R.base(), Counts.data(),
+                     Displs.data(), A.get(), Root, Comm, &Q);
       wait(Q);
       report(Op[Kind], A.Name, IsRoot ? R.digest() : "sent");
     }
@@ -218,11 +211,11 @@ private:
       TypedBuffer R = buffer(std::max(Mine, 1), 42 + Kind, 2);
       MPI_Request Q = MPI_REQUEST_NULL;
       if (Kind == 0)
-        MPI_Scatterv(S.base(), Counts.data(), Displs.data(), A.H, R.base(),
-                     Mine, A.H, Root, Comm);
+        MPI_Scatterv(S.base(), Counts.data(), Displs.data(), A.get(), R.base(),
+                     Mine, A.get(), Root, Comm);
       else
-        MPI_Iscatterv(S.base(), Counts.data(), Displs.data(), A.H, R.base(),
-                      Mine, A.H, Root, Comm, &Q);
+        MPI_Iscatterv(S.base(), Counts.data(), Displs.data(), A.get(), R.base(),
+                      Mine, A.get(), Root, Comm, &Q);
       wait(Q);
       report(Op[Kind], A.Name, R.digest());
     }
@@ -232,21 +225,21 @@ private:
       TypedBuffer R = buffer(Span, 44 + Kind, 2);
       MPI_Request Q = MPI_REQUEST_NULL;
       if (Kind == 0)
-        MPI_Allgatherv(S.base(), Mine, A.H, R.base(), Counts.data(),
-                       Displs.data(), A.H, Comm);
+        MPI_Allgatherv(S.base(), Mine, A.get(), R.base(), Counts.data(),
+                       Displs.data(), A.get(), Comm);
       else if (Kind == 1)
-        MPI_Iallgatherv(S.base(), Mine, A.H, R.base(), Counts.data(),
-                        Displs.data(), A.H, Comm, &Q);
+        MPI_Iallgatherv(S.base(), Mine, A.get(), R.base(), Counts.data(),
+                        Displs.data(), A.get(), Comm, &Q);
       else
         MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, R.base(),
-                       Counts.data(), Displs.data(), A.H, Comm);
+                       Counts.data(), Displs.data(), A.get(), Comm);
       wait(Q);
       report(Op[Kind], A.Name, R.digest());
     }
     TypedBuffer S = buffer(Count, 47, 1);
     TypedBuffer R = buffer(int64_t(Count) * Size, 47, 2);
     MPI_Request Q;
-    MPI_Iallgather(S.base(), Count, A.H, R.base(), Count, A.H, Comm, &Q);
+    MPI_Iallgather(S.base(), Count, A.get(), R.base(), Count, A.get(), Comm, &Q);
     wait(Q);
     report("iallgather", A.Name, R.digest());
   }
@@ -262,14 +255,14 @@ private:
       TypedBuffer S = buffer(All, 50 + Kind, 1);
       TypedBuffer R = buffer(All, 50 + Kind, 2);
       if (Kind == 0) {
-        MPI_Alltoall(S.base(), Count, A.H, R.base(), Count, A.H, Comm);
+        MPI_Alltoall(S.base(), Count, A.get(), R.base(), Count, A.get(), Comm);
       } else if (Kind == 1) {
         MPI_Request Q;
-        MPI_Ialltoall(S.base(), Count, A.H, R.base(), Count, A.H, Comm, &Q);
+        MPI_Ialltoall(S.base(), Count, A.get(), R.base(), Count, A.get(), Comm, &Q);
         for (int Done = 0; !Done;)
           MPI_Test(&Q, &Done, MPI_STATUS_IGNORE);
       } else {
-        MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, R.base(), Count, A.H,
+        MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, R.base(), Count, A.get(),
                      Comm);
       }
       report(Op[Kind], A.Name, R.digest());
@@ -292,15 +285,15 @@ private:
       TypedBuffer R = buffer(spanOf(Kind == 2 ? Same : RCounts), 53 + Kind, 2);
       MPI_Request Q = MPI_REQUEST_NULL;
       if (Kind == 0)
-        MPI_Alltoallv(S.base(), SCounts.data(), SDispls.data(), A.H, R.base(),
-                      RCounts.data(), RDispls.data(), A.H, Comm);
+        MPI_Alltoallv(S.base(), SCounts.data(), SDispls.data(), A.get(), R.base(),
+                      RCounts.data(), RDispls.data(), A.get(), Comm);
       else if (Kind == 1)
-        MPI_Ialltoallv(S.base(), SCounts.data(), SDispls.data(), A.H,
-                       R.base(), RCounts.data(), RDispls.data(), A.H, Comm,
+        MPI_Ialltoallv(S.base(), SCounts.data(), SDispls.data(), A.get(),
+                       R.base(), RCounts.data(), RDispls.data(), A.get(), Comm,
                        &Q);
       else
         MPI_Alltoallv(MPI_IN_PLACE, nullptr, nullptr, MPI_DATATYPE_NULL,
-                      R.base(), Same.data(), SameDispls.data(), A.H, Comm);
+                      R.base(), Same.data(), SameDispls.data(), A.get(), Comm);
       wait(Q);
       report(Op[Kind], A.Name, R.digest());
     }
@@ -309,19 +302,19 @@ private:
   /// The w-forms: between ranks r and j, (r + j) % 3 instances of this
   /// type or (r + j odd) the next one.
   void wForms() {
-    if (overlapping(2) || overlaps(Next.T, Next.H, 2)) {
+    if (overlapping(2) || overlaps(Next.T, Next.get(), 2)) {
       skipped("alltoallw");
       return;
     }
-    std::vector<const TypeUnder *> Types;
+    std::vector<const CommittedType *> Types;
     std::vector<int> Counts;
     for (int J = 0; J < Size; ++J) {
       Types.push_back((Rank + J) % 2 ? &Next : &A);
       Counts.push_back((Rank + J) % 3);
     }
     std::vector<MPI_Datatype> Handles;
-    for (const TypeUnder *T : Types)
-      Handles.push_back(T->H);
+    for (const CommittedType *T : Types)
+      Handles.push_back(T->get());
     for (int Kind = 0; Kind < 3; ++Kind) {
       const char *Op[] = {"alltoallw", "ialltoallw", "alltoallw-in-place"};
       RegionBuffer S(Types, Counts, Rank * 1000 + 60 + Kind);
@@ -346,7 +339,7 @@ private:
   }
 
   void neighbors() {
-    if (overlapping(int64_t(Count) * 4) || overlaps(Next.T, Next.H, 2)) {
+    if (overlapping(int64_t(Count) * 4) || overlaps(Next.T, Next.get(), 2)) {
       skipped("neighbor");
       return;
     }
@@ -382,9 +375,9 @@ private:
       TypedBuffer R = buffer(int64_t(Count) * N, 70 + Kind, 2);
       MPI_Request Q = MPI_REQUEST_NULL;
       if (Kind == 0)
-        MPI_Neighbor_allgather(S.base(), Count, A.H, R.base(), Count, A.H, C);
+        MPI_Neighbor_allgather(S.base(), Count, A.get(), R.base(), Count, A.get(), C);
       else
-        MPI_Ineighbor_allgather(S.base(), Count, A.H, R.base(), Count, A.H, C,
+        MPI_Ineighbor_allgather(S.base(), Count, A.get(), R.base(), Count, A.get(), C,
                                 &Q);
       wait(Q);
       report(Op.c_str(), Name, R.digest());
@@ -395,9 +388,9 @@ private:
       TypedBuffer R = buffer(int64_t(Count) * N, 72 + Kind, 2);
       MPI_Request Q = MPI_REQUEST_NULL;
       if (Kind == 0)
-        MPI_Neighbor_alltoall(S.base(), Count, A.H, R.base(), Count, A.H, C);
+        MPI_Neighbor_alltoall(S.base(), Count, A.get(), R.base(), Count, A.get(), C);
       else
-        MPI_Ineighbor_alltoall(S.base(), Count, A.H, R.base(), Count, A.H, C,
+        MPI_Ineighbor_alltoall(S.base(), Count, A.get(), R.base(), Count, A.get(), C,
                                &Q);
       wait(Q);
       report(Op.c_str(), Name, R.digest());
@@ -418,11 +411,11 @@ private:
       TypedBuffer R = buffer(spanOf(Same), 74 + Kind, 2);
       MPI_Request Q = MPI_REQUEST_NULL;
       if (Kind == 0)
-        MPI_Neighbor_allgatherv(S.base(), Count, A.H, R.base(), Same.data(),
-                                SameDispls.data(), A.H, C);
+        MPI_Neighbor_allgatherv(S.base(), Count, A.get(), R.base(), Same.data(),
+                                SameDispls.data(), A.get(), C);
       else
-        MPI_Ineighbor_allgatherv(S.base(), Count, A.H, R.base(), Same.data(),
-                                 SameDispls.data(), A.H, C, &Q);
+        MPI_Ineighbor_allgatherv(S.base(), Count, A.get(), R.base(), Same.data(),
+                                 SameDispls.data(), A.get(), C, &Q);
       wait(Q);
       report(Op.c_str(), Name, R.digest());
     }
@@ -432,23 +425,23 @@ private:
       TypedBuffer R = buffer(spanOf(RCounts), 76 + Kind, 2);
       MPI_Request Q = MPI_REQUEST_NULL;
       if (Kind == 0)
-        MPI_Neighbor_alltoallv(S.base(), SCounts.data(), SDispls.data(), A.H,
-                               R.base(), RCounts.data(), RDispls.data(), A.H,
+        MPI_Neighbor_alltoallv(S.base(), SCounts.data(), SDispls.data(), A.get(),
+                               R.base(), RCounts.data(), RDispls.data(), A.get(),
                                C);
       else
-        MPI_Ineighbor_alltoallv(S.base(), SCounts.data(), SDispls.data(), A.H,
-                                R.base(), RCounts.data(), RDispls.data(), A.H,
+        MPI_Ineighbor_alltoallv(S.base(), SCounts.data(), SDispls.data(), A.get(),
+                                R.base(), RCounts.data(), RDispls.data(), A.get(),
                                 C, &Q);
       wait(Q);
       report(Op.c_str(), Name, R.digest());
     }
-    std::vector<const TypeUnder *> STypes, RTypes;
+    std::vector<const CommittedType *> STypes, RTypes;
     std::vector<MPI_Datatype> SH, RH;
     for (int K = 0; K < N; ++K) {
       STypes.push_back(SendKey(K) % 2 ? &Next : &A);
       RTypes.push_back(ReceiveKey(K) % 2 ? &Next : &A);
-      SH.push_back(STypes.back()->H);
-      RH.push_back(RTypes.back()->H);
+      SH.push_back(STypes.back()->get());
+      RH.push_back(RTypes.back()->get());
     }
     for (int Kind = 0; Kind < 2; ++Kind) {
       std::string Op = Prefix + (Kind ? "ineighbor-alltoallw" : "neighbor-alltoallw");
@@ -468,7 +461,7 @@ private:
     }
   }
 
-  const TypeUnder &A, &Next;
+  const CommittedType &A, &Next;
   int Count;
 };
 
@@ -491,30 +484,11 @@ int run(int Argc, char **Argv) {
   MpiBuilder Builder(Predefined);
   TypeContext Ctx(getMPICHRules());
   std::vector<std::unique_ptr<Module>> Modules;
-  std::vector<TypeUnder> Types;
-  std::vector<Handle> Handles;
+  std::vector<CommittedType> Types;
   for (const std::string &Path : Paths) {
     Modules.push_back(std::make_unique<Module>(Ctx));
-    if (Error E = readAnyDescriptionFile(Path, *Modules.back())) {
-      std::fprintf(stderr, "rt-collectives: %s\n", E.message().c_str());
+    if (!commitTypes("rt-collectives", Path, *Modules.back(), Builder, Types))
       return 1;
-    }
-    for (const NamedType &N : Modules.back()->types()) {
-      // MPICH 4.0.2 crashes packing these (TypeBuilder.h).
-      if (N.T->size() == 0 || mayCrashYaksaPack(N.T))
-        continue;
-      std::string Err;
-      std::optional<Handle> H = Builder.build(N.T, Err);
-      if (!H) {
-        std::fprintf(stderr, "rt-collectives: %s: %s\n", N.Name.c_str(),
-                     Err.c_str());
-        return 1;
-      }
-      MPI_Datatype D = H->get();
-      MPI_Type_commit(&D);
-      Types.push_back({N.Name, N.T, D});
-      Handles.push_back(std::move(*H));
-    }
   }
   for (size_t I = 0; I < Types.size(); ++I)
     Collectives(Types[I], Types[(I + 1) % Types.size()], Count).run();

@@ -670,31 +670,18 @@ int run(int Argc, char **Argv) {
   for (const std::string &Path : Paths) {
     TypeContext Ctx(getMPICHRules());
     Module M(Ctx);
-    if (Error E = readAnyDescriptionFile(Path, M)) {
-      std::fprintf(stderr, "rt-exchange: %s\n", E.message().c_str());
+    std::vector<CommittedType> Types;
+    if (!commitTypes("rt-exchange", Path, M, Builder, Types))
       return 1;
-    }
-    for (const NamedType &N : M.types()) {
-      // MPICH 4.0.2 crashes packing these (TypeBuilder.h).
-      if (N.T->size() == 0 || mayCrashYaksaPack(N.T))
-        continue;
-      std::string Err;
-      std::optional<Handle> H = Builder.build(N.T, Err);
-      if (!H) {
-        std::fprintf(stderr, "rt-exchange: %s: %s\n", N.Name.c_str(),
-                     Err.c_str());
-        return 1;
-      }
-      MPI_Datatype D = H->get();
-      MPI_Type_commit(&D);
+    for (const CommittedType &C : Types) {
       if (Shapes && Rank == 0) {
         MPI_Count Size = 0, Lb = 0, Extent = 0;
-        MPI_Type_size_x(D, &Size);
-        MPI_Type_get_extent_x(D, &Lb, &Extent);
-        Output += "0 shape " + N.Name + " size=" + std::to_string(Size) +
+        MPI_Type_size_x(C.get(), &Size);
+        MPI_Type_get_extent_x(C.get(), &Lb, &Extent);
+        Output += "0 shape " + C.Name + " size=" + std::to_string(Size) +
                   " extent=" + std::to_string(Extent) + "\n";
       }
-      Exchanger(N.Name, N.T, D, Count).run(P2POnly, LargeCountOnly);
+      Exchanger(C.Name, C.T, C.get(), Count).run(P2POnly, LargeCountOnly);
     }
   }
   return 0;
