@@ -452,8 +452,9 @@ MPI_Comm makeTorus() {
 /// In dimension D, slot 2D goes to the lower neighbor and 2D + 1 to the
 /// upper one; slot 2D receives what the lower neighbor sent upwards (its
 /// slot 2D + 1), and the reverse (MPI 4.0, 8.6). Where one rank is both
-/// neighbors (a dimension of 1 or 2 ranks), libraries have differed on
-/// which of its two slots lands where, so either is accepted.
+/// neighbors (a dimension of 1 or 2 ranks), libraries differ on which of
+/// its two slots lands where (MPICH 4.0.2 matches them in the order they
+/// were posted: slot 2D lands in slot 2D), so either is accepted.
 std::vector<Arrival> torusArrivals(MPI_Comm Cart) {
   std::vector<Arrival> A;
   for (int D = 0; D < 2; ++D) {
