@@ -84,8 +84,8 @@ names = sorted({n for op in ops for n in results[op]})
 launches = len(stats.launch_files(out, "plain." + ops[0], "csv"))
 
 for op in ops:
-    print("\n## %s, one instance per peer, 2 ranks (us; median over %d launches)\n"
-          % (op, launches))
+    print("\n## %s, one instance per peer, 2 ranks (us: median over %d launches; "
+          "speedup: median over the rounds)\n" % (op, launches))
     print("| type | bytes | plain | runtime | speedup | contiguous | bound | substituted |")
     print("|---|--:|--:|--:|--:|--:|--:|---|")
     for name in names:
@@ -97,7 +97,8 @@ for op in ops:
         "%s %d substituted, %d passed through" % (c, v["substituted"], v["passed_through"])
         for c, v in sorted(calls[op].items())))
 
-print("\n## Per operation (%s; bound: plain over the same bytes as MPI_BYTE)\n" % mpi)
+print("\n## Per operation (%s, %d rounds; bound: plain over the same bytes as MPI_BYTE)\n"
+      % (mpi, launches))
 print("| operation | geometric mean | of the ratios of medians | of the bounds | "
       "types below 1 at 1 | reference, runtime / plain | lowest | types |")
 print("|---|--:|--:|--:|--:|--:|---|--:|")
@@ -157,11 +158,12 @@ for k, op in enumerate(ops):
            label="%s (geometric mean %.2fx)" % (op, summary[op][0]))
 ax.axhline(1, color="black", linewidth=0.8)
 ax.set_yscale("log")
+ax.set_ylim(0.4, 1.3 * max(x[3] for op in ops for x in results[op].values()))
 ax.set_yticks([0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 20])
 ax.set_yticklabels(["0.5", "0.75", "1", "1.5", "2", "3", "5", "10", "20"])
 ax.set_ylabel("speedup (plain / runtime)")
-ax.set_title("One corpus instance per peer under libddtc_rt, %s, 2 ranks, median of "
-             "%d launches (hatched: passed through)" % (mpi, launches))
+ax.set_title("One corpus instance per peer under libddtc_rt, %s, 2 ranks, median over "
+             "%d rounds of plain / runtime (hatched: passed through)" % (mpi, launches))
 ax.set_xticks(list(range(len(names))))
 ax.set_xticklabels(names, rotation=45, ha="right", fontsize=8)
 ax.legend(fontsize=7, ncol=2, loc="upper center")
