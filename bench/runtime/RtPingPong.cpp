@@ -1,12 +1,12 @@
 //===- bench/runtime/RtPingPong.cpp - Ping-pong of committed types --------===//
 //
 // The benchmark of libddtc_rt.so (docs/performance.md, "Runtime
-// substitution"; run by bench/runtime/rt-pingpong.sh). An ordinary MPI program:
-// it builds every named type of its description files with MPI constructor
-// calls (TypeBuilder), commits it and communicates it: with MPI_Send and
-// MPI_Recv, or through another operation (--op). It knows nothing of ddtc's
-// kernels; the scripts run the same binary plain and with the runtime
-// preloaded, and compare.
+// substitution"; run by bench/runtime/rt-pingpong.sh, rt-collectives.sh and
+// others). An ordinary MPI program: it builds every named type of its
+// description files with MPI constructor calls (TypeBuilder), commits it and
+// communicates it: with MPI_Send and MPI_Recv, or through another operation
+// (--op). It knows nothing of ddtc's kernels; the scripts run the same binary
+// plain and with the runtime preloaded, and compare.
 //
 // Ping-pong (the default; 2 ranks): the method of seed 000
 // (docs/design.md#references), §2.3. One instance of the type goes from rank 0

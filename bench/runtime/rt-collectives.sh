@@ -19,10 +19,11 @@
 #    runs with the settings it chooses itself (docs/runtime.md,
 #    "Settings").
 # 3. rt-collectives-summary.py: per operation and type the median over the
-#    launches of each launch's median time, the speedup plain / runtime,
-#    the bound (plain over the same bytes as MPI_BYTE through the same
-#    operation), and per operation the geometric mean and the lowest
-#    speedup; writes FIGURE.csv, .png and .svg (default
+#    launches of each launch's median time, the speedup (plain / runtime
+#    within each round, the median over the rounds), the bound (plain over
+#    the same bytes as MPI_BYTE through the same operation), and per
+#    operation the geometric mean and the lowest speedup and the targets;
+#    writes FIGURE.csv, .png and .svg (default
 #    docs/figures/rt-collectives; RT_COLLECTIVES_OUT=PREFIX elsewhere).
 #    Raw outputs stay in BUILD_DIR/bench/rt-collectives/.
 #
