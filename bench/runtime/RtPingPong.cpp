@@ -1,11 +1,12 @@
 //===- bench/runtime/RtPingPong.cpp - Ping-pong of committed types --------===//
 //
 // The benchmark of libddtc_rt.so (docs/performance.md, "Runtime
-// substitution"; run by bench/runtime/rt-pingpong.sh). An ordinary MPI program:
-// it builds every named type of its description files with MPI constructor
-// calls (TypeBuilder), commits it and communicates it with MPI_Send and
-// MPI_Recv. It knows nothing of ddtc's kernels; the script runs the same
-// binary plain and with the runtime preloaded, and compares.
+// substitution"; run by bench/runtime/rt-pingpong.sh, rt-collectives.sh and
+// others). An ordinary MPI program: it builds every named type of its
+// description files with MPI constructor calls (TypeBuilder), commits it and
+// communicates it: with MPI_Send and MPI_Recv, or through another operation
+// (--op). It knows nothing of ddtc's kernels; the scripts run the same binary
+// plain and with the runtime preloaded, and compare.
 //
 // Ping-pong (the default; 2 ranks): the method of seed 000
 // (docs/design.md#references), §2.3. One instance of the type goes from rank 0
@@ -23,8 +24,23 @@
 // the nrep times is taken; over --runs runs, the median, mean, minimum and
 // maximum of those medians are printed. Before the runs, two ping-pongs of
 // each (not timed) warm up the buffers and MPI's paths, and the first one
-// is checked: the bytes rank 0 gets back must be the bytes it sent, at
-// every typemap position.
+// is checked: the bytes each rank receives must be the bytes rank 0 sent,
+// at every typemap position.
+//
+// Other operations (--op; RtOperations.h), timed alike, the operation's
+// time the largest of all ranks' times, each call of the type followed by
+// one of the reference (the same bytes as MPI_BYTE through the same
+// operation), both checked before the runs against what every sender sent:
+//   pingpong-persistent  the ping-pong through requests made once per type
+//                        (MPI_Send_init, MPI_Recv_init), each round
+//                        MPI_Start and MPI_Wait
+//   alltoall, alltoallw  one instance from every rank to every rank (the
+//                        w-form: counts 1, byte displacements)
+//   gather, scatter      one instance per rank to or from root 0
+//   neighbor-alltoallw   one instance to every neighbor on a periodic 2-D
+//                        Cartesian communicator shaped by MPI_Dims_create
+// The collectives run on any number of ranks; nrep goes by one instance's
+// packed size, as for the ping-pong.
 //
 // Commit (--commit; any number of ranks, rank 0 works): times
 // MPI_Type_commit of each type, built afresh (not timed) before every
@@ -58,13 +74,13 @@
 // (mayCrashYaksaPack) are skipped, with a note on stderr.
 //
 // Usage:
-//   ddtc-rt-pingpong [--runs R] [--nrep N] FILE...
+//   ddtc-rt-pingpong [--op OP] [--runs R] [--nrep N] FILE...
 //   ddtc-rt-pingpong --commit [--runs R] [--commit-reps N] FILE...
 //   ddtc-rt-pingpong --pieces BYTES [--runs R] [--nrep N] FILE...
 //
 // Output (rank 0), CSV with a header line, times in microseconds:
 //   name,bytes,nrep,type_median,type_mean,type_min,type_max,
-//     ref_median,ref_mean,ref_min,ref_max
+//     ref_median,ref_mean,ref_min,ref_max,op
 //   name,bytes,reps,first,commit_median,commit_mean,commit_min,commit_max
 //   name,bytes,nrep,piece,type_median,ref_median,pieces_median,
 //     copied_median,layout_median
@@ -80,6 +96,7 @@
 #include "ddtc/Target/MPICHRules.h"
 
 #include "Buffer.h"
+#include "RtOperations.h"
 
 #include <CLI/CLI.hpp>
 #include <mpi.h>
@@ -98,6 +115,7 @@
 
 using namespace ddtc;
 using ddtc::bench::Buffer;
+using ddtc::bench::OpKind;
 
 namespace {
 
@@ -109,6 +127,7 @@ struct Options {
   bool Commit = false;
   int CommitReps = 20;
   int Pieces = 0; ///< --pieces: the piece in bytes; 0: not this mode
+  OpKind Op = OpKind::PingPong;
   std::vector<std::string> Files;
 };
 
@@ -170,50 +189,15 @@ Buffer typedBuffer(const Type *T, size_t Role, uint64_t Salt) {
   return B;
 }
 
-/// Whether A and B agree at every byte of one instance of T that carries a
-/// value (MPI_LONG_DOUBLE's padding bytes are left out: no MPI promises
-/// what lands there).
-bool sameData(const Type *T, const uint8_t *A, const uint8_t *B) {
-  TypemapWalker W(T, 1, WalkMode::Typed);
-  TypemapRun Run;
-  while (W.next(Run)) {
-    uint32_t Pad = getPredefinedInfo(Run.Basic).PadMask;
-    int64_t Elem = getPredefinedInfo(Run.Basic).Size;
-    for (int64_t Off = 0; Off < Run.Length; ++Off) {
-      if (Pad && (Pad >> (Off % Elem) & 1))
-        continue;
-      if (A[Run.Offset + Off] != B[Run.Offset + Off])
-        return false;
-    }
-  }
-  return true;
-}
-
-/// Zeroes the bytes of one instance of T in Buf, so that a transfer that
-/// does not arrive is noticed.
-void clearData(const Type *T, uint8_t *Buf) {
-  TypemapWalker W(T, 1, WalkMode::Bytes);
-  TypemapRun Run;
-  while (W.next(Run))
-    std::memset(Buf + Run.Offset, 0, static_cast<size_t>(Run.Length));
-}
-
 //===----------------------------------------------------------------------===//
 // Ping-pong
 //===----------------------------------------------------------------------===//
 
 /// One timed ping-pong of Count elements of T; this rank's elapsed time.
 double pingPong(const void *Send, void *Recv, int Count, MPI_Datatype T) {
-  constexpr int Tag = 7;
   MPI_Barrier(MPI_COMM_WORLD);
   double Start = MPI_Wtime();
-  if (Rank == 0) {
-    MPI_Send(Send, Count, T, 1, Tag, MPI_COMM_WORLD);
-    MPI_Recv(Recv, Count, T, 1, Tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  } else if (Rank == 1) {
-    MPI_Recv(Recv, Count, T, 0, Tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    MPI_Send(Recv, Count, T, 0, Tag, MPI_COMM_WORLD);
-  }
+  bench::pingPongOnce(Send, Recv, Count, T);
   return MPI_Wtime() - Start;
 }
 
@@ -227,7 +211,7 @@ int nrepFor(int64_t Bytes, const Options &O) {
   return 20;
 }
 
-/// The larger of the two ranks' times, per ping-pong, on rank 0.
+/// The largest of the ranks' times, per call, on rank 0.
 std::vector<double> slowerRank(const std::vector<double> &Mine) {
   std::vector<double> Max(Mine.size());
   MPI_Reduce(Mine.data(), Max.data(), static_cast<int>(Mine.size()), MPI_DOUBLE,
@@ -377,10 +361,10 @@ void benchFloor(const std::string &Name, const Type *T, MPI_Datatype H,
   for (int Warm = 0; Warm < 2; ++Warm)
     for (int Kind = 0; Kind < Kinds; ++Kind) {
       std::memset(RefRecv.base(), 0, static_cast<size_t>(Bytes));
-      clearData(T, TypedRecv.base());
+      bench::clearData(T, TypedRecv.base());
       pingPongOf(Kind);
       bool Same = Kind == 0 || Kind == 4
-                      ? sameData(T, TypedSend.base(), TypedRecv.base())
+                      ? bench::sameData(T, TypedSend.base(), TypedRecv.base())
                       : std::memcmp(RefSend.base(), RefRecv.base(),
                                     static_cast<size_t>(Bytes)) == 0;
       if (Warm == 0 && Rank == 0 && !Same)
@@ -407,32 +391,33 @@ void benchFloor(const std::string &Name, const Type *T, MPI_Datatype H,
                 Stats[4].medianUs());
 }
 
-void benchPingPong(const std::string &Name, const Type *T, MPI_Datatype H,
-                   const Options &O) {
+/// --op: the operation on the type and on its reference, call by call.
+void benchOperation(const std::string &Name, const Type *T, MPI_Datatype H,
+                    const Options &O) {
   int64_t Bytes = T->size();
   int Nrep = nrepFor(Bytes, O);
-  Buffer TypedSend = typedBuffer(T, Buffer::TypedSend, 1),
-         TypedRecv = typedBuffer(T, Buffer::TypedRecv, 2),
-         RefSend = contiguousBuffer(Bytes, Buffer::RefSend, 3),
-         RefRecv = contiguousBuffer(Bytes, Buffer::RefRecv, 4);
-
-  for (int Warm = 0; Warm < 2; ++Warm) {
-    pingPong(TypedSend.base(), TypedRecv.base(), 1, H);
-    pingPong(RefSend.base(), RefRecv.base(), static_cast<int>(Bytes), MPI_BYTE);
-    if (Warm == 0 && Rank == 0 &&
-        (!sameData(T, TypedSend.base(), TypedRecv.base()) ||
-         std::memcmp(RefSend.base(), RefRecv.base(),
-                     static_cast<size_t>(Bytes)) != 0))
-      fail(Name + ": the data rank 0 got back differ from what it sent");
+  std::string Why;
+  std::unique_ptr<bench::Operation> Op = bench::makeOperation(O.Op, T, H, Why);
+  if (!Op) {
+    if (Rank == 0)
+      std::fprintf(stderr, "ddtc-rt-pingpong: %s: skipped in %s (%s)\n",
+                   Name.c_str(), bench::opName(O.Op), Why.c_str());
+    return;
   }
+  // The first call of each is checked; the second only warms up.
+  std::string Wrong = Op->check();
+  if (!Wrong.empty())
+    fail(Name + ": " + bench::opName(O.Op) + ": rank " + std::to_string(Rank) +
+         ": " + Wrong);
+  Op->time(true);
+  Op->time(false);
 
   RunStats TypeStats, RefStats;
   std::vector<double> TypeTimes(Nrep), RefTimes(Nrep);
   for (int Run = 0; Run < O.Runs; ++Run) {
     for (int I = 0; I < Nrep; ++I) {
-      TypeTimes[I] = pingPong(TypedSend.base(), TypedRecv.base(), 1, H);
-      RefTimes[I] = pingPong(RefSend.base(), RefRecv.base(),
-                             static_cast<int>(Bytes), MPI_BYTE);
+      TypeTimes[I] = Op->time(true);
+      RefTimes[I] = Op->time(false);
     }
     std::vector<double> TypeMax = slowerRank(TypeTimes);
     std::vector<double> RefMax = slowerRank(RefTimes);
@@ -442,9 +427,9 @@ void benchPingPong(const std::string &Name, const Type *T, MPI_Datatype H,
     }
   }
   if (Rank == 0)
-    std::printf("%s,%lld,%d,%s,%s\n", Name.c_str(),
+    std::printf("%s,%lld,%d,%s,%s,%s\n", Name.c_str(),
                 static_cast<long long>(Bytes), Nrep, TypeStats.csv().c_str(),
-                RefStats.csv().c_str());
+                RefStats.csv().c_str(), bench::opName(O.Op));
 }
 
 //===----------------------------------------------------------------------===//
@@ -487,8 +472,9 @@ void benchCommit(const std::string &Name, const Type *T, MpiBuilder &Builder,
 /// (said by rank 0; every rank reaches the same verdict).
 std::optional<Options> parseOptions(int Argc, char **Argv, int &Status) {
   Options O;
-  CLI::App App{"ddtc-rt-pingpong: ping-pong of every type of description "
-               "files, as an ordinary MPI program (run it plain and under "
+  CLI::App App{"ddtc-rt-pingpong: ping-pong (or --op: another operation) "
+               "of every type of description files, as an ordinary MPI program "
+               "(run it plain and under "
                "libddtc_rt.so); --commit: the cost of MPI_Type_commit; "
                "--pieces: the floor of packing schemes",
                "ddtc-rt-pingpong"};
@@ -503,17 +489,29 @@ std::optional<Options> parseOptions(int Argc, char **Argv, int &Status) {
   App.add_option("--commit-reps", O.CommitReps,
                  "commits per run in --commit (default 20)")
       ->check(CLI::Range(1, 100000000));
-  App.add_option("--pieces", O.Pieces,
-                 "the floor of packing schemes, in pieces of this many bytes")
-      ->check(CLI::Range(1, 1 << 30))
-      ->excludes(Commit);
+  auto *Pieces =
+      App.add_option("--pieces", O.Pieces,
+                     "the floor of packing schemes, in pieces of this many "
+                     "bytes")
+          ->check(CLI::Range(1, 1 << 30))
+          ->excludes(Commit);
+  std::string Op = "pingpong";
+  App.add_option("--op", Op,
+                 "the operation: " + bench::opNames() + " (default pingpong)")
+      ->check([](const std::string &V) {
+        return bench::parseOp(V) ? std::string()
+                                 : "not an operation: " + bench::opNames();
+      })
+      ->excludes(Commit)
+      ->excludes(Pieces);
   try {
     App.parse(Argc, Argv);
   } catch (const CLI::ParseError &E) {
     Status = usageStatus(App, E, Rank);
     return std::nullopt;
   }
-  if (!O.Commit && Size != 2)
+  O.Op = *bench::parseOp(Op);
+  if (!O.Commit && (O.Pieces || bench::needsTwoRanks(O.Op)) && Size != 2)
     fail("the ping-pong runs on exactly 2 ranks");
   return O;
 }
@@ -533,7 +531,8 @@ int run(int Argc, char **Argv) {
                 : O.Pieces ? "name,bytes,nrep,piece,type_median,ref_median,"
                              "pieces_median,copied_median,layout_median\n"
                            : "name,bytes,nrep,type_median,type_mean,type_min,"
-                             "type_max,ref_median,ref_mean,ref_min,ref_max\n");
+                             "type_max,ref_median,ref_mean,ref_min,ref_max,"
+                             "op\n");
   for (const std::string &Path : O.Files) {
     TypeContext Ctx(getMPICHRules());
     Module M(Ctx);
@@ -563,7 +562,7 @@ int run(int Argc, char **Argv) {
       if (O.Pieces)
         benchFloor(N.Name, N.T, D, O);
       else
-        benchPingPong(N.Name, N.T, D, O);
+        benchOperation(N.Name, N.T, D, O);
     }
   }
   std::fflush(stdout);

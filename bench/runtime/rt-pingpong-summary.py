@@ -32,7 +32,7 @@ def load(tag, mode):
             for r in csv.DictReader(f):
                 d = rows.setdefault(r["name"], {"bytes": int(r["bytes"])})
                 for k, v in r.items():
-                    if k not in ("name", "bytes"):
+                    if k not in ("name", "bytes", "op"):
                         d.setdefault(k, []).append(float(v))
     return rows
 
