@@ -59,6 +59,10 @@ int packAny(const Binding *B, MPI_Datatype T, const void *Buf, MPI_Count Count,
   }
   PackedLayout L = getPackedLayout(B, T);
   uint64_t Bytes = static_cast<uint64_t>(Count) * L.Size;
+  // Nothing to pack (a type of no data): Open MPI's MPI_Pack refuses the
+  // null buffer such a call may have.
+  if (Bytes == 0)
+    return MPI_SUCCESS;
   if (L.Contiguous) {
     std::memcpy(Out, bytes(Buf) + L.Lb, Bytes);
     return MPI_SUCCESS;

@@ -465,6 +465,26 @@ private:
   int Count;
 };
 
+/// Collectives on a type of no data with counts above zero (the
+/// description files' types of no data are left out above): nothing moves,
+/// and the buffers stay as they were.
+void zeroSize() {
+  MPI_Datatype Empty;
+  MPI_Type_contiguous(0, MPI_INT, &Empty);
+  MPI_Type_commit(&Empty);
+  std::vector<int> Buf(static_cast<size_t>(4 * Size), Rank + 1);
+  MPI_Bcast(Buf.data(), 3, Empty, 0, Comm);
+  std::vector<int> Counts(static_cast<size_t>(Size), 2), Displs(Counts.size());
+  std::vector<MPI_Datatype> Types(Counts.size(), Empty);
+  std::vector<int> Out(Buf.size(), -1);
+  MPI_Alltoallw(Buf.data(), Counts.data(), Displs.data(), Types.data(),
+                Out.data(), Counts.data(), Displs.data(), Types.data(), Comm);
+  MPI_Allgather(Buf.data(), 2, Empty, Out.data(), 2, Empty, Comm);
+  report("zero-size", "contiguous0",
+         std::to_string(Buf[0]) + " " + std::to_string(Out[0]));
+  MPI_Type_free(&Empty);
+}
+
 int run(int Argc, char **Argv) {
   int Count = 2;
   std::vector<std::string> Paths;
@@ -490,6 +510,7 @@ int run(int Argc, char **Argv) {
     if (!commitTypes("rt-collectives", Path, *Modules.back(), Builder, Types))
       return 1;
   }
+  zeroSize();
   for (size_t I = 0; I < Types.size(); ++I)
     Collectives(Types[I], Types[(I + 1) % Types.size()], Count).run();
   return 0;
