@@ -23,6 +23,9 @@ config.available_features.add(config.mpi_family)
 # The runtime's `_c` wrappers exist where the library has the `_c` calls.
 if config.mpi_large_count:
     config.available_features.add("mpi-large-count")
+# And its MPI 4 persistent collectives where it has them.
+if config.mpi4_calls:
+    config.available_features.add("mpi4-calls")
 # The family's name, e.g. as a FileCheck prefix for what differs by family.
 config.substitutions.append(("%mpi-family", config.mpi_family))
 if config.mpi_family == "openmpi":
@@ -96,6 +99,7 @@ if config.have_mpi:
     config.substitutions.append(("%ddtc-rt-calibrate", config.ddtc_rt_calibrate))
     config.substitutions.append(("%rt-exchange", os.path.join(config.ddtc_runtime_test_dir, "rt-exchange" + config.ddtc_tool_suffix)))
     config.substitutions.append(("%rt-collectives", os.path.join(config.ddtc_runtime_test_dir, "rt-collectives" + config.ddtc_tool_suffix)))
+    config.substitutions.append(("%rt-persistent-collectives", os.path.join(config.ddtc_runtime_test_dir, "rt-persistent-collectives" + config.ddtc_tool_suffix)))
     config.substitutions.append(("%rt-onesided", os.path.join(config.ddtc_runtime_test_dir, "rt-onesided" + config.ddtc_tool_suffix)))
     config.substitutions.append(("%trace-check", os.path.join(config.ddtc_runtime_test_dir, "trace-check" + config.ddtc_tool_suffix)))
     # The example applications (examples/, built with MPI).

@@ -19,13 +19,13 @@ void CollectiveSide::addRun(int N, MPI_Count Count, MPI_Datatype T) {
     add(Base + I * Count * C.L.Extent, Count, C);
 }
 
-void CollectiveSide::note(bool Left) const {
+void CollectiveSide::note(const CollectiveCall &How, bool Left) const {
   for (const CollectiveType &C : Types) {
     uint64_t Bytes = 0;
     for (const Piece &P : Pieces)
       if (P.C == &C)
         Bytes += C.bytes(P.Count);
-    noteCollectiveUse(C, Bytes, Left);
+    noteCollectiveUse(How, C, Bytes, Left);
   }
 }
 

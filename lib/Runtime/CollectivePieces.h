@@ -70,7 +70,7 @@ public:
 
   /// Counts the call's use of each type of the side, substituted or
   /// (Left) left to MPI.
-  void note(bool Left) const;
+  void note(const CollectiveCall &How, bool Left) const;
   /// Packed bytes of the side; whether it needs staging.
   uint64_t bytes() const;
   bool dense() const;
@@ -127,21 +127,21 @@ struct PackedBuffers {
 /// (either may be null: the side is not this rank's, or the call is in
 /// place), leaving piece SendSkip unsent and piece ReceiveSkip not
 /// unpacked, and packing the receive pieces PackReceived names for an
-/// in-place call; Call(Buffers, Stage, Request) makes the MPI call. Where
+/// in-place call; Call(Buffers, Stage) makes the MPI call How asks for. Where
 /// this rank's sizes do not fit the library's arguments, Plain makes the
 /// call as written.
 template <typename PlainFn, typename CallFn>
 int runPieces(MPI_Comm Comm, CollectiveSide *Send, CollectiveSide *Receive,
-              MPI_Request *Request, PlainFn Plain, CallFn Call,
+              const CollectiveCall &How, PlainFn Plain, CallFn Call,
               int SendSkip = NoPiece, int ReceiveSkip = NoPiece,
               int PackReceived = NoPiece) {
   bool Fits = (!Send || Send->fits()) && (!Receive || Receive->fits());
   for (CollectiveSide *Side : {Send, Receive})
     if (Side)
-      Side->note(!Fits);
+      Side->note(How, !Fits);
   if (!Fits)
     return Plain();
-  auto S = std::make_unique<CollectiveStage>(Comm);
+  auto S = std::make_unique<CollectiveStage>(Comm, How.persistent());
   size_t SendBytes = Send && !Send->dense() ? Send->bytes() : 0;
   size_t ReceiveBytes = Receive && !Receive->dense() ? Receive->bytes() : 0;
   size_t ReceiveOffset = receiveStart(SendBytes);
@@ -164,9 +164,7 @@ int runPieces(MPI_Comm Comm, CollectiveSide *Send, CollectiveSide *Receive,
   if (Rc != MPI_SUCCESS)
     return Rc;
   CollectiveStage *Stage = S.get();
-  return runStaged(std::move(S), Request, [&](MPI_Request *Req) {
-    return Call(B, *Stage, Req);
-  });
+  return runStaged(std::move(S), How, [&] { return Call(B, *Stage); });
 }
 
 } // namespace ddtc

@@ -28,13 +28,22 @@ bool substitutesCollective(MPI_Comm Comm) {
   return !Inter;
 }
 
-void noteCollectiveUse(const CollectiveType &C, uint64_t Bytes, bool Left) {
+void noteCollectiveUse(const CollectiveCall &How, const CollectiveType &C,
+                       uint64_t Bytes, bool Left) {
   if (!C.B)
     return;
-  if (C.B->isBound() && !Left)
-    runtime().noteSubstituted(*C.B, Bytes);
+  CollectiveUse U{C.B, Bytes, Left || !C.B->isBound()};
+  if (How.persistent())
+    How.Init->Uses.push_back(std::move(U));
   else
-    runtime().notePassed(*C.B);
+    countCollectiveUse(U);
+}
+
+void countCollectiveUse(const CollectiveUse &U) {
+  if (U.Left)
+    runtime().notePassed(*U.B);
+  else
+    runtime().noteSubstituted(*U.B, U.Bytes);
 }
 
 CollectiveStage::~CollectiveStage() {
@@ -60,7 +69,19 @@ int CollectiveStage::pack(const CollectiveType &C, const void *Buf,
                           MPI_Count Count, size_t Offset) {
   if (Count == 0)
     return MPI_SUCCESS;
+  if (Persistent) {
+    Packs.push_back({C, const_cast<void *>(Buf), Count, Offset});
+    return MPI_SUCCESS;
+  }
   return packAny(C.B.get(), C.T, Buf, Count, Buffer + Offset, Comm);
+}
+
+int CollectiveStage::packRecorded() {
+  int Rc = MPI_SUCCESS;
+  for (const Block &P : Packs)
+    if (Rc == MPI_SUCCESS)
+      Rc = packAny(P.C.B.get(), P.C.T, P.Buf, P.Count, Buffer + P.Offset, Comm);
+  return Rc;
 }
 
 void CollectiveStage::unpackLater(const CollectiveType &C, void *Buf,
@@ -71,35 +92,37 @@ void CollectiveStage::unpackLater(const CollectiveType &C, void *Buf,
 
 int CollectiveStage::finish() {
   int Rc = MPI_SUCCESS;
-  for (const Unpack &U : Unpacks)
+  for (const Block &U : Unpacks)
     if (Rc == MPI_SUCCESS)
       Rc = unpackAny(U.C.B.get(), U.C.T, Buffer + U.Offset,
                      static_cast<MPI_Count>(U.C.bytes(U.Count)), U.Buf,
                      U.Count, Comm);
-  Unpacks.clear();
+  if (!Persistent)
+    Unpacks.clear();
   return Rc;
 }
 
 void CollectiveStage::keepTypes() {
-  for (Unpack &U : Unpacks) {
-    // A kernel or a plain copy needs no handle; a predefined type is never
-    // freed.
-    bool UsesHandle = U.C.B && !U.C.B->isBound() && !U.C.L.Contiguous;
-    if (!UsesHandle)
-      continue;
-    MPI_Datatype Dup;
-    if (PMPI_Type_dup(U.C.T, &Dup) != MPI_SUCCESS)
-      continue;
-    Kept.push_back(Dup);
-    U.C.T = Dup;
-  }
+  for (std::vector<Block> *Blocks : {&Packs, &Unpacks})
+    for (Block &U : *Blocks) {
+      // A kernel or a plain copy needs no handle; a predefined type is
+      // never freed.
+      bool UsesHandle = U.C.B && !U.C.B->isBound() && !U.C.L.Contiguous;
+      if (!UsesHandle)
+        continue;
+      MPI_Datatype Dup;
+      if (PMPI_Type_dup(U.C.T, &Dup) != MPI_SUCCESS)
+        continue;
+      Kept.push_back(Dup);
+      U.C.T = Dup;
+    }
 }
 
 void addPendingStage(MPI_Request Request,
-                     std::unique_ptr<CollectiveStage> Stage) {
+                     std::shared_ptr<CollectiveStage> Stage) {
   Pending P;
   P.OwnsBuffer = false;
-  P.Then = std::shared_ptr<CollectiveStage>(std::move(Stage));
+  P.Then = std::move(Stage);
   runtime().Requests.add(Request, std::move(P));
 }
 

@@ -11,12 +11,18 @@
 // A side of the call whose type is dense (its packed bytes are its memory)
 // needs no staging: MPI is given the program's buffer itself.
 //
+// A persistent collective (MPI 4's _init forms) is initialized once and
+// started many times: its stage lives as long as the request, records its
+// packs instead of making them, and makes them at each MPI_Start; each
+// completion unpacks (PersistentCollectives.h).
+//
 //===----------------------------------------------------------------------===//
 #ifndef DDTC_LIB_RUNTIME_COLLECTIVESTAGE_H
 #define DDTC_LIB_RUNTIME_COLLECTIVESTAGE_H
 
 #include "Packing.h"
 #include "PendingRequests.h"
+#include "RuntimeState.h"
 #include "TypeBinding.h"
 
 #include "ddtc/MPI/MPISupport.h"
@@ -25,6 +31,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace ddtc {
@@ -60,14 +67,100 @@ CollectiveType describeCollectiveType(MPI_Datatype T);
 /// same on every rank) and Comm is an intracommunicator.
 bool substitutesCollective(MPI_Comm Comm);
 
+/// One use of a type by a collective call, as the report counts it.
+struct CollectiveUse {
+  BindingRef B;
+  uint64_t Bytes = 0;
+  bool Left = false;
+};
+
+/// Counts a recorded use.
+void countCollectiveUse(const CollectiveUse &U);
+
+class CollectiveStage;
+
+/// What a persistent collective keeps from its initialization to
+/// MPI_Request_free: the stage each start packs into and unpacks from
+/// (null where MPI was given the program's own types) and the uses of
+/// types each start counts.
+struct PersistentCollective {
+  SubstitutedCall Call{};
+  std::shared_ptr<CollectiveStage> Stage;
+  std::vector<CollectiveUse> Uses;
+};
+
+/// How a collective is called: blocking, started (the I-forms), or
+/// initialized for later starts (MPI 4's persistent _init forms).
+struct CollectiveCall {
+  MPI_Request *Request = nullptr;       ///< null: the blocking call
+  MPI_Info Info = MPI_INFO_NULL;        ///< the persistent call's
+  PersistentCollective *Init = nullptr; ///< set: the persistent call
+  bool persistent() const { return Init != nullptr; }
+};
+
 /// Counts the use of a type in a collective call moving Bytes of it,
-/// substituted or (Left, or no kernel) left to MPI.
-void noteCollectiveUse(const CollectiveType &C, uint64_t Bytes,
-                       bool Left = false);
+/// substituted or (Left, or no kernel) left to MPI. The initialization of
+/// a persistent collective records the use instead: each of its starts
+/// counts it.
+void noteCollectiveUse(const CollectiveCall &How, const CollectiveType &C,
+                       uint64_t Bytes, bool Left = false);
+
+/// MPI's three forms of one collective, whose arguments are Args and then
+/// a request (the non-blocking form) or an info and a request (the
+/// persistent form; null where the library has no MPI 4 calls).
+template <typename... Args> struct CollectiveFns {
+  int (*Blocking)(Args...);
+  int (*Started)(Args..., MPI_Request *);
+  int (*Initialized)(Args..., MPI_Info, MPI_Request *);
+};
+
+/// Args are those of the blocking form; the other two are checked to match.
+template <typename... Args>
+constexpr CollectiveFns<Args...>
+collectiveFns(int (*Blocking)(Args...),
+              std::type_identity_t<int (*)(Args..., MPI_Request *)> Started,
+              std::type_identity_t<int (*)(Args..., MPI_Info, MPI_Request *)>
+                  Initialized) {
+  return {Blocking, Started, Initialized};
+}
+
+/// MPI's form of Fns that How asks for, on Vals.
+template <typename... Args, typename... Vals>
+int callCollective(const CollectiveCall &How, const CollectiveFns<Args...> &Fns,
+                   Vals... V) {
+  if (How.persistent())
+    return Fns.Initialized(V..., How.Info, How.Request);
+  if (How.Request)
+    return Fns.Started(V..., How.Request);
+  return Fns.Blocking(V...);
+}
+
+/// A library's persistent form of a collective F, or null before MPI 4
+/// (whose _init wrappers are then not built).
+#if DDTC_MPI_4_CALLS
+#define DDTC_MPI_INIT_FN(F) F##_init
+#if DDTC_MPI_LARGE_COUNT
+#define DDTC_MPI_COUNT_INIT_FN(F) F##_init_c
+#else
+#define DDTC_MPI_COUNT_INIT_FN(F) F##_init
+#endif
+#else
+#define DDTC_MPI_INIT_FN(F) nullptr
+#define DDTC_MPI_COUNT_INIT_FN(F) nullptr
+#endif
+
+/// The three forms of MPI collective F (IF its non-blocking form) as the
+/// program calls them, and in the count type of the family's packed calls.
+#define DDTC_COLLECTIVE_FNS(F, IF) collectiveFns(F, IF, DDTC_MPI_INIT_FN(F))
+#define DDTC_PACKED_COLLECTIVE_FNS(F, IF)                                      \
+  collectiveFns(DDTC_MPI_COUNT_FN(F), DDTC_MPI_COUNT_FN(IF),                   \
+                DDTC_MPI_COUNT_INIT_FN(F))
 
 class CollectiveStage : public RequestCompletion {
 public:
-  explicit CollectiveStage(MPI_Comm Comm) : Comm(Comm) {}
+  /// Persistent: packs are recorded and made at each start.
+  explicit CollectiveStage(MPI_Comm Comm, bool Persistent = false)
+      : Comm(Comm), Persistent(Persistent) {}
   ~CollectiveStage() override;
   CollectiveStage(const CollectiveStage &) = delete;
   CollectiveStage &operator=(const CollectiveStage &) = delete;
@@ -79,14 +172,18 @@ public:
   bool reserve(size_t Bytes);
   char *data() const { return Buffer; }
 
-  /// Packs Count instances of C at Buf to Offset of the staging buffer.
+  /// Packs Count instances of C at Buf to Offset of the staging buffer
+  /// (a persistent stage: records the pack for each start).
   int pack(const CollectiveType &C, const void *Buf, MPI_Count Count,
            size_t Offset);
+  /// A persistent stage's start: makes the recorded packs.
+  int packRecorded();
   /// Records Count instances of C at Buf, to be unpacked from Offset of
   /// the staging buffer when the call completes.
   void unpackLater(const CollectiveType &C, void *Buf, MPI_Count Count,
                    size_t Offset);
-  /// Runs the recorded unpacks (once).
+  /// Runs the recorded unpacks (once; a persistent stage's at each
+  /// completion).
   int finish();
   /// A non-blocking call completed: unpacks unless it failed. The buffer
   /// returns to the pool when the last copy of the request's entry goes.
@@ -97,9 +194,10 @@ public:
   /// Whether completion has anything to do: a buffer to return or blocks to
   /// unpack.
   bool needsCompletion() const { return Buffer || !Unpacks.empty(); }
-  /// Keeps the types of the recorded unpacks valid until finish(): the
-  /// program may free a type while a non-blocking call on it is in flight
-  /// (MPI-4 §5.1.7), and an unpack with MPI's own MPI_Unpack needs it.
+  /// Keeps the types of the recorded packs and unpacks valid as long as
+  /// the stage: the program may free a type while a non-blocking call on
+  /// it is in flight, or a persistent request on it exists (MPI-4 §5.1.7),
+  /// and a pack or unpack with MPI's own MPI_Pack/MPI_Unpack needs it.
   void keepTypes();
 
   /// Byte counts, displacements and types handed to MPI, per side
@@ -110,17 +208,20 @@ public:
   std::vector<MPI_Aint> AintDispls[2];
 
 private:
-  struct Unpack {
+  /// Count instances of C at Buf, packed at Offset of the staging buffer.
+  struct Block {
     CollectiveType C;
     void *Buf;
     MPI_Count Count;
     size_t Offset;
   };
   MPI_Comm Comm;
+  bool Persistent;
   char *Buffer = nullptr;
   size_t Bytes = 0;
   bool Pooled = false;
-  std::vector<Unpack> Unpacks;
+  std::vector<Block> Packs; ///< a persistent stage's
+  std::vector<Block> Unpacks;
   std::vector<MPI_Datatype> Kept;
 };
 
@@ -133,30 +234,34 @@ inline size_t receiveStart(size_t SendBytes) {
   return (SendBytes + 64) & ~size_t(63);
 }
 
-/// Makes a collective call on packed buffers: Call(Request) makes the
-/// blocking call when Request is null, else starts the non-blocking one in
-/// *Request. A blocking call unpacks before it returns; a non-blocking one
-/// leaves the stage to the pending request, which unpacks when any Wait or
-/// Test completes it.
+/// Makes a collective call on packed buffers: Call() makes MPI's form of
+/// the call How asks for. A blocking call unpacks before it returns; a
+/// non-blocking one leaves the stage to the pending request, which unpacks
+/// when any Wait or Test completes it; a persistent one keeps the stage
+/// with the request (How.Init), for its starts.
 template <typename CallFn>
-int runStaged(std::unique_ptr<CollectiveStage> Stage, MPI_Request *Request,
+int runStaged(std::unique_ptr<CollectiveStage> Stage, const CollectiveCall &How,
               CallFn Call);
 
 /// Hands a started non-blocking call's stage to the pending requests.
 void addPendingStage(MPI_Request Request,
-                     std::unique_ptr<CollectiveStage> Stage);
+                     std::shared_ptr<CollectiveStage> Stage);
 
 template <typename CallFn>
-int runStaged(std::unique_ptr<CollectiveStage> Stage, MPI_Request *Request,
+int runStaged(std::unique_ptr<CollectiveStage> Stage, const CollectiveCall &How,
               CallFn Call) {
-  if (!Request) {
-    int Rc = Call(nullptr);
+  if (!How.Request) {
+    int Rc = Call();
     return Rc == MPI_SUCCESS ? Stage->finish() : Rc;
   }
   Stage->keepTypes();
-  int Rc = Call(Request);
-  if (Rc == MPI_SUCCESS && Stage->needsCompletion())
-    addPendingStage(*Request, std::move(Stage));
+  int Rc = Call();
+  if (Rc != MPI_SUCCESS)
+    return Rc;
+  if (How.persistent())
+    How.Init->Stage = std::move(Stage);
+  else if (Stage->needsCompletion())
+    addPendingStage(*How.Request, std::move(Stage));
   return Rc;
 }
 

@@ -23,6 +23,7 @@
 #include "CollectiveStage.h"
 
 #include "BufferPool.h"
+#include "PersistentCollectives.h"
 #include "RuntimeState.h"
 
 #define DDTC_EXPORT extern "C" __attribute__((visibility("default")))
@@ -113,23 +114,23 @@ size_t stagedBytes(uint64_t Block, const Blocks &Send, const Blocks &Receive,
 }
 
 int bcast(void *Buf, int Count, MPI_Datatype T, int Root, MPI_Comm Comm,
-          MPI_Request *Request) {
+          const CollectiveCall &How) {
   auto Plain = [&] {
-    return Request ? PMPI_Ibcast(Buf, Count, T, Root, Comm, Request)
-                   : PMPI_Bcast(Buf, Count, T, Root, Comm);
+    return callCollective(How, DDTC_COLLECTIVE_FNS(PMPI_Bcast, PMPI_Ibcast),
+                          Buf, Count, T, Root, Comm);
   };
   if (!substitutesCollective(Comm))
     return Plain();
   CollectiveType C = describeCollectiveType(T);
   uint64_t Block = C.bytes(Count);
   bool Left = leftToMPI(Block, 1);
-  noteCollectiveUse(C, Block, Left);
+  noteCollectiveUse(How, C, Block, Left);
   if (Left)
     return Plain();
   int Rank = 0;
   PMPI_Comm_rank(Comm, &Rank);
   Blocks Side{C, Buf, Count, 1};
-  auto S = std::make_unique<CollectiveStage>(Comm);
+  auto S = std::make_unique<CollectiveStage>(Comm, How.persistent());
   if (!S->reserve(sideBytes(Block, Side)))
     return MPI_ERR_NO_MEM;
   int Rc = MPI_SUCCESS;
@@ -138,22 +139,19 @@ int bcast(void *Buf, int Count, MPI_Datatype T, int Root, MPI_Comm Comm,
   if (Rc != MPI_SUCCESS)
     return Rc;
   MPICount N = countArg(static_cast<int64_t>(Block));
-  return runStaged(std::move(S), Request, [&](MPI_Request *Req) {
-    return Req ? DDTC_MPI_COUNT_FN(PMPI_Ibcast)(Packed, N, MPI_PACKED, Root,
-                                                Comm, Req)
-               : DDTC_MPI_COUNT_FN(PMPI_Bcast)(Packed, N, MPI_PACKED, Root,
-                                               Comm);
+  return runStaged(std::move(S), How, [&] {
+    return callCollective(How,
+                          DDTC_PACKED_COLLECTIVE_FNS(PMPI_Bcast, PMPI_Ibcast),
+                          Packed, N, MPI_PACKED, Root, Comm);
   });
 }
 
 int gather(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
            int RCount, MPI_Datatype RT, int Root, MPI_Comm Comm,
-           MPI_Request *Request) {
+           const CollectiveCall &How) {
   auto Plain = [&] {
-    return Request ? PMPI_Igather(SBuf, SCount, ST, RBuf, RCount, RT, Root,
-                                  Comm, Request)
-                   : PMPI_Gather(SBuf, SCount, ST, RBuf, RCount, RT, Root,
-                                 Comm);
+    return callCollective(How, DDTC_COLLECTIVE_FNS(PMPI_Gather, PMPI_Igather),
+                          SBuf, SCount, ST, RBuf, RCount, RT, Root, Comm);
   };
   if (!substitutesCollective(Comm))
     return Plain();
@@ -172,15 +170,15 @@ int gather(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
   uint64_t Block = IsRoot ? RC.bytes(RCount) : SC.bytes(SCount);
   bool Left = leftToMPI(Block, Size);
   if (!InPlace)
-    noteCollectiveUse(SC, Block, Left);
+    noteCollectiveUse(How, SC, Block, Left);
   if (IsRoot)
-    noteCollectiveUse(RC, Block * Size, Left);
+    noteCollectiveUse(How, RC, Block * Size, Left);
   if (Left)
     return Plain();
 
   Blocks Mine{SC, const_cast<void *>(SBuf), SCount, InPlace ? 0 : 1};
   Blocks All{RC, RBuf, RCount, IsRoot ? Size : 0};
-  auto S = std::make_unique<CollectiveStage>(Comm);
+  auto S = std::make_unique<CollectiveStage>(Comm, How.persistent());
   size_t RecvOffset = 0;
   if (!S->reserve(stagedBytes(Block, Mine, All, RecvOffset)))
     return MPI_ERR_NO_MEM;
@@ -196,24 +194,19 @@ int gather(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
   if (Rc != MPI_SUCCESS)
     return Rc;
   MPICount N = countArg(static_cast<int64_t>(Block));
-  return runStaged(std::move(S), Request, [&](MPI_Request *Req) {
-    return Req ? DDTC_MPI_COUNT_FN(PMPI_Igather)(SPacked, InPlace ? 0 : N,
-                                                 MPI_PACKED, RPacked, N,
-                                                 MPI_PACKED, Root, Comm, Req)
-               : DDTC_MPI_COUNT_FN(PMPI_Gather)(SPacked, InPlace ? 0 : N,
-                                                MPI_PACKED, RPacked, N,
-                                                MPI_PACKED, Root, Comm);
+  return runStaged(std::move(S), How, [&] {
+    return callCollective(
+        How, DDTC_PACKED_COLLECTIVE_FNS(PMPI_Gather, PMPI_Igather), SPacked,
+        InPlace ? 0 : N, MPI_PACKED, RPacked, N, MPI_PACKED, Root, Comm);
   });
 }
 
 int scatter(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
             int RCount, MPI_Datatype RT, int Root, MPI_Comm Comm,
-            MPI_Request *Request) {
+            const CollectiveCall &How) {
   auto Plain = [&] {
-    return Request ? PMPI_Iscatter(SBuf, SCount, ST, RBuf, RCount, RT, Root,
-                                   Comm, Request)
-                   : PMPI_Scatter(SBuf, SCount, ST, RBuf, RCount, RT, Root,
-                                  Comm);
+    return callCollective(How, DDTC_COLLECTIVE_FNS(PMPI_Scatter, PMPI_Iscatter),
+                          SBuf, SCount, ST, RBuf, RCount, RT, Root, Comm);
   };
   if (!substitutesCollective(Comm))
     return Plain();
@@ -230,15 +223,15 @@ int scatter(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
   uint64_t Block = IsRoot ? SC.bytes(SCount) : RC.bytes(RCount);
   bool Left = leftToMPI(Block, Size);
   if (IsRoot)
-    noteCollectiveUse(SC, Block * Size, Left);
+    noteCollectiveUse(How, SC, Block * Size, Left);
   if (!InPlace)
-    noteCollectiveUse(RC, Block, Left);
+    noteCollectiveUse(How, RC, Block, Left);
   if (Left)
     return Plain();
 
   Blocks All{SC, const_cast<void *>(SBuf), SCount, IsRoot ? Size : 0};
   Blocks Mine{RC, RBuf, RCount, InPlace ? 0 : 1};
-  auto S = std::make_unique<CollectiveStage>(Comm);
+  auto S = std::make_unique<CollectiveStage>(Comm, How.persistent());
   size_t RecvOffset = 0;
   if (!S->reserve(stagedBytes(Block, All, Mine, RecvOffset)))
     return MPI_ERR_NO_MEM;
@@ -253,27 +246,23 @@ int scatter(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
   if (Rc != MPI_SUCCESS)
     return Rc;
   MPICount N = countArg(static_cast<int64_t>(Block));
-  return runStaged(std::move(S), Request, [&](MPI_Request *Req) {
-    return Req ? DDTC_MPI_COUNT_FN(PMPI_Iscatter)(SPacked, N, MPI_PACKED,
-                                                  RPacked, InPlace ? 0 : N,
-                                                  MPI_PACKED, Root, Comm, Req)
-               : DDTC_MPI_COUNT_FN(PMPI_Scatter)(SPacked, N, MPI_PACKED,
-                                                 RPacked, InPlace ? 0 : N,
-                                                 MPI_PACKED, Root, Comm);
+  return runStaged(std::move(S), How, [&] {
+    return callCollective(
+        How, DDTC_PACKED_COLLECTIVE_FNS(PMPI_Scatter, PMPI_Iscatter), SPacked,
+        N, MPI_PACKED, RPacked, InPlace ? 0 : N, MPI_PACKED, Root, Comm);
   });
 }
 
 /// Allgather and Alltoall: every rank receives Size blocks, and sends one
 /// block (Allgather) or Size (Alltoall); in place, a rank's send blocks
 /// are in its receive buffer (Allgather: its own block of it).
-template <typename BlockingFn, typename StartFn>
+template <typename PlainFns, typename PackedFns>
 int everyToEvery(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
                  int RCount, MPI_Datatype RT, MPI_Comm Comm,
-                 MPI_Request *Request, bool ToEvery, BlockingFn Blocking,
-                 StartFn Start) {
+                 const CollectiveCall &How, bool ToEvery, PlainFns Fns,
+                 PackedFns Packed) {
   auto Plain = [&] {
-    return Request ? Start(SBuf, SCount, ST, RBuf, RCount, RT, Comm, Request)
-                   : Blocking(SBuf, SCount, ST, RBuf, RCount, RT, Comm);
+    return callCollective(How, Fns, SBuf, SCount, ST, RBuf, RCount, RT, Comm);
   };
   if (!substitutesCollective(Comm))
     return Plain();
@@ -287,14 +276,14 @@ int everyToEvery(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
   uint64_t Block = RC.bytes(RCount);
   int SendBlocks = ToEvery ? Size : 1;
   bool Left = leftToMPI(Block, Size);
-  noteCollectiveUse(RC, Block * Size, Left);
+  noteCollectiveUse(How, RC, Block * Size, Left);
   if (!InPlace)
-    noteCollectiveUse(SC, Block * SendBlocks, Left);
+    noteCollectiveUse(How, SC, Block * SendBlocks, Left);
   if (Left)
     return Plain();
 
   Blocks Received{RC, RBuf, RCount, Size};
-  auto S = std::make_unique<CollectiveStage>(Comm);
+  auto S = std::make_unique<CollectiveStage>(Comm, How.persistent());
   int Rc = MPI_SUCCESS;
   const void *SPacked = MPI_IN_PLACE;
   char *RPacked = nullptr;
@@ -321,28 +310,28 @@ int everyToEvery(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
   MPICount N = countArg(static_cast<int64_t>(Block));
   MPICount SN = InPlace ? 0 : N;
   MPI_Datatype SType = InPlace ? MPI_DATATYPE_NULL : MPI_PACKED;
-  return runStaged(std::move(S), Request, [&](MPI_Request *Req) {
-    return Req ? Start(SPacked, SN, SType, RPacked, N, MPI_PACKED, Comm, Req)
-               : Blocking(SPacked, SN, SType, RPacked, N, MPI_PACKED, Comm);
+  return runStaged(std::move(S), How, [&] {
+    return callCollective(How, Packed, SPacked, SN, SType, RPacked, N,
+                          MPI_PACKED, Comm);
   });
 }
 
 int allgather(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
               int RCount, MPI_Datatype RT, MPI_Comm Comm,
-              MPI_Request *Request) {
+              const CollectiveCall &How) {
   return everyToEvery(
-      SBuf, SCount, ST, RBuf, RCount, RT, Comm, Request, /*ToEvery=*/false,
-      [](auto... A) { return DDTC_MPI_COUNT_FN(PMPI_Allgather)(A...); },
-      [](auto... A) { return DDTC_MPI_COUNT_FN(PMPI_Iallgather)(A...); });
+      SBuf, SCount, ST, RBuf, RCount, RT, Comm, How, /*ToEvery=*/false,
+      DDTC_COLLECTIVE_FNS(PMPI_Allgather, PMPI_Iallgather),
+      DDTC_PACKED_COLLECTIVE_FNS(PMPI_Allgather, PMPI_Iallgather));
 }
 
 int alltoall(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
              int RCount, MPI_Datatype RT, MPI_Comm Comm,
-             MPI_Request *Request) {
+             const CollectiveCall &How) {
   return everyToEvery(
-      SBuf, SCount, ST, RBuf, RCount, RT, Comm, Request, /*ToEvery=*/true,
-      [](auto... A) { return DDTC_MPI_COUNT_FN(PMPI_Alltoall)(A...); },
-      [](auto... A) { return DDTC_MPI_COUNT_FN(PMPI_Ialltoall)(A...); });
+      SBuf, SCount, ST, RBuf, RCount, RT, Comm, How, /*ToEvery=*/true,
+      DDTC_COLLECTIVE_FNS(PMPI_Alltoall, PMPI_Ialltoall),
+      DDTC_PACKED_COLLECTIVE_FNS(PMPI_Alltoall, PMPI_Ialltoall));
 }
 
 } // namespace
@@ -350,13 +339,13 @@ int alltoall(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
 DDTC_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype,
                           int root, MPI_Comm comm) {
   CallScope Scope(SubstitutedCall::Bcast);
-  return bcast(buffer, count, datatype, root, comm, nullptr);
+  return bcast(buffer, count, datatype, root, comm, {});
 }
 
 DDTC_EXPORT int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype,
                            int root, MPI_Comm comm, MPI_Request *request) {
   CallScope Scope(SubstitutedCall::Ibcast);
-  return bcast(buffer, count, datatype, root, comm, request);
+  return bcast(buffer, count, datatype, root, comm, {request});
 }
 
 DDTC_EXPORT int MPI_Gather(const void *sendbuf, int sendcount,
@@ -364,7 +353,7 @@ DDTC_EXPORT int MPI_Gather(const void *sendbuf, int sendcount,
                            MPI_Datatype recvtype, int root, MPI_Comm comm) {
   CallScope Scope(SubstitutedCall::Gather);
   return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                root, comm, nullptr);
+                root, comm, {});
 }
 
 DDTC_EXPORT int MPI_Igather(const void *sendbuf, int sendcount,
@@ -373,7 +362,7 @@ DDTC_EXPORT int MPI_Igather(const void *sendbuf, int sendcount,
                             MPI_Comm comm, MPI_Request *request) {
   CallScope Scope(SubstitutedCall::Igather);
   return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                root, comm, request);
+                root, comm, {request});
 }
 
 DDTC_EXPORT int MPI_Scatter(const void *sendbuf, int sendcount,
@@ -382,7 +371,7 @@ DDTC_EXPORT int MPI_Scatter(const void *sendbuf, int sendcount,
                             MPI_Comm comm) {
   CallScope Scope(SubstitutedCall::Scatter);
   return scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                 root, comm, nullptr);
+                 root, comm, {});
 }
 
 DDTC_EXPORT int MPI_Iscatter(const void *sendbuf, int sendcount,
@@ -391,7 +380,7 @@ DDTC_EXPORT int MPI_Iscatter(const void *sendbuf, int sendcount,
                              MPI_Comm comm, MPI_Request *request) {
   CallScope Scope(SubstitutedCall::Iscatter);
   return scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                 root, comm, request);
+                 root, comm, {request});
 }
 
 DDTC_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount,
@@ -400,7 +389,7 @@ DDTC_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount,
                               MPI_Comm comm) {
   CallScope Scope(SubstitutedCall::Allgather);
   return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                   comm, nullptr);
+                   comm, {});
 }
 
 DDTC_EXPORT int MPI_Iallgather(const void *sendbuf, int sendcount,
@@ -409,7 +398,7 @@ DDTC_EXPORT int MPI_Iallgather(const void *sendbuf, int sendcount,
                                MPI_Comm comm, MPI_Request *request) {
   CallScope Scope(SubstitutedCall::Iallgather);
   return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                   comm, request);
+                   comm, {request});
 }
 
 DDTC_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount,
@@ -418,7 +407,7 @@ DDTC_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount,
                              MPI_Comm comm) {
   CallScope Scope(SubstitutedCall::Alltoall);
   return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                  comm, nullptr);
+                  comm, {});
 }
 
 DDTC_EXPORT int MPI_Ialltoall(const void *sendbuf, int sendcount,
@@ -427,5 +416,69 @@ DDTC_EXPORT int MPI_Ialltoall(const void *sendbuf, int sendcount,
                               MPI_Comm comm, MPI_Request *request) {
   CallScope Scope(SubstitutedCall::Ialltoall);
   return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                  comm, request);
+                  comm, {request});
 }
+
+#if DDTC_MPI_4_CALLS
+DDTC_EXPORT int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype,
+                               int root, MPI_Comm comm, MPI_Info info,
+                               MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::BcastInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return bcast(buffer, count, datatype, root, comm, How);
+      });
+}
+
+DDTC_EXPORT int MPI_Gather_init(const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf,
+                                int recvcount, MPI_Datatype recvtype, int root,
+                                MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::GatherInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                      recvtype, root, comm, How);
+      });
+}
+
+DDTC_EXPORT int MPI_Scatter_init(const void *sendbuf, int sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 int recvcount, MPI_Datatype recvtype, int root,
+                                 MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::ScatterInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                       recvtype, root, comm, How);
+      });
+}
+
+DDTC_EXPORT int MPI_Allgather_init(const void *sendbuf, int sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf,
+                                   int recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::AllgatherInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                         recvtype, comm, How);
+      });
+}
+
+DDTC_EXPORT int MPI_Alltoall_init(const void *sendbuf, int sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf,
+                                  int recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::AlltoallInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                        recvtype, comm, How);
+      });
+}
+#endif

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CollectivePieces.h"
+#include "PersistentCollectives.h"
 #include "RuntimeState.h"
 
 #define DDTC_EXPORT extern "C" __attribute__((visibility("default")))
@@ -16,12 +17,11 @@ namespace {
 
 int gatherv(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
             const int *RCounts, const int *Displs, MPI_Datatype RT, int Root,
-            MPI_Comm Comm, MPI_Request *Request) {
+            MPI_Comm Comm, const CollectiveCall &How) {
   auto Plain = [&] {
-    return Request ? PMPI_Igatherv(SBuf, SCount, ST, RBuf, RCounts, Displs,
-                                   RT, Root, Comm, Request)
-                   : PMPI_Gatherv(SBuf, SCount, ST, RBuf, RCounts, Displs, RT,
-                                  Root, Comm);
+    return callCollective(How, DDTC_COLLECTIVE_FNS(PMPI_Gatherv, PMPI_Igatherv),
+                          SBuf, SCount, ST, RBuf, RCounts, Displs, RT, Root,
+                          Comm);
   };
   if (!substitutesCollective(Comm))
     return Plain();
@@ -36,30 +36,26 @@ int gatherv(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
   if (IsRoot)
     All.addVector(Size, RCounts, Displs, RT);
   return runPieces(
-      Comm, InPlace ? nullptr : &Mine, IsRoot ? &All : nullptr, Request, Plain,
-      [&](const PackedBuffers &B, CollectiveStage &S, MPI_Request *Req) {
+      Comm, InPlace ? nullptr : &Mine, IsRoot ? &All : nullptr, How, Plain,
+      [&](const PackedBuffers &B, CollectiveStage &S) {
         const void *SB = InPlace ? MPI_IN_PLACE : firstPiece(B.Send, S, 0);
         MPICount SN = InPlace ? 0 : pieceBytes(S, SendSide);
         const MPICount *RN = IsRoot ? S.Counts[1].data() : nullptr;
         const MPIDispl *RD = IsRoot ? S.Displs[1].data() : nullptr;
-        return Req ? DDTC_MPI_COUNT_FN(PMPI_Igatherv)(
-                         SB, SN, MPI_PACKED, B.Receive, RN, RD, MPI_PACKED,
-                         Root, Comm, Req)
-                   : DDTC_MPI_COUNT_FN(PMPI_Gatherv)(SB, SN, MPI_PACKED,
-                                                     B.Receive, RN, RD,
-                                                     MPI_PACKED, Root, Comm);
+        return callCollective(
+            How, DDTC_PACKED_COLLECTIVE_FNS(PMPI_Gatherv, PMPI_Igatherv), SB,
+            SN, MPI_PACKED, B.Receive, RN, RD, MPI_PACKED, Root, Comm);
       },
       NoPiece, InPlace ? Root : NoPiece);
 }
 
 int scatterv(const void *SBuf, const int *SCounts, const int *Displs,
-             MPI_Datatype ST, void *RBuf, int RCount, MPI_Datatype RT,
-             int Root, MPI_Comm Comm, MPI_Request *Request) {
+             MPI_Datatype ST, void *RBuf, int RCount, MPI_Datatype RT, int Root,
+             MPI_Comm Comm, const CollectiveCall &How) {
   auto Plain = [&] {
-    return Request ? PMPI_Iscatterv(SBuf, SCounts, Displs, ST, RBuf, RCount,
-                                    RT, Root, Comm, Request)
-                   : PMPI_Scatterv(SBuf, SCounts, Displs, ST, RBuf, RCount, RT,
-                                   Root, Comm);
+    return callCollective(
+        How, DDTC_COLLECTIVE_FNS(PMPI_Scatterv, PMPI_Iscatterv), SBuf, SCounts,
+        Displs, ST, RBuf, RCount, RT, Root, Comm);
   };
   if (!substitutesCollective(Comm))
     return Plain();
@@ -74,32 +70,28 @@ int scatterv(const void *SBuf, const int *SCounts, const int *Displs,
   if (!InPlace)
     Mine.addRun(1, RCount, RT);
   return runPieces(
-      Comm, IsRoot ? &All : nullptr, InPlace ? nullptr : &Mine, Request, Plain,
-      [&](const PackedBuffers &B, CollectiveStage &S, MPI_Request *Req) {
+      Comm, IsRoot ? &All : nullptr, InPlace ? nullptr : &Mine, How, Plain,
+      [&](const PackedBuffers &B, CollectiveStage &S) {
         const MPICount *SN = IsRoot ? S.Counts[0].data() : nullptr;
         const MPIDispl *SD = IsRoot ? S.Displs[0].data() : nullptr;
         void *RB = InPlace ? MPI_IN_PLACE
                            : const_cast<char *>(firstPiece(B.Receive, S, 1));
         MPICount RN = InPlace ? 0 : pieceBytes(S, ReceiveSide);
         const void *SB = IsRoot ? B.Send : nullptr;
-        return Req ? DDTC_MPI_COUNT_FN(PMPI_Iscatterv)(
-                         SB, SN, SD, MPI_PACKED, RB, RN, MPI_PACKED, Root,
-                         Comm, Req)
-                   : DDTC_MPI_COUNT_FN(PMPI_Scatterv)(SB, SN, SD, MPI_PACKED,
-                                                      RB, RN, MPI_PACKED, Root,
-                                                      Comm);
+        return callCollective(
+            How, DDTC_PACKED_COLLECTIVE_FNS(PMPI_Scatterv, PMPI_Iscatterv), SB,
+            SN, SD, MPI_PACKED, RB, RN, MPI_PACKED, Root, Comm);
       },
       InPlace ? Root : NoPiece);
 }
 
 int allgatherv(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
                const int *RCounts, const int *Displs, MPI_Datatype RT,
-               MPI_Comm Comm, MPI_Request *Request) {
+               MPI_Comm Comm, const CollectiveCall &How) {
   auto Plain = [&] {
-    return Request ? PMPI_Iallgatherv(SBuf, SCount, ST, RBuf, RCounts, Displs,
-                                      RT, Comm, Request)
-                   : PMPI_Allgatherv(SBuf, SCount, ST, RBuf, RCounts, Displs,
-                                     RT, Comm);
+    return callCollective(
+        How, DDTC_COLLECTIVE_FNS(PMPI_Allgatherv, PMPI_Iallgatherv), SBuf,
+        SCount, ST, RBuf, RCounts, Displs, RT, Comm);
   };
   if (!substitutesCollective(Comm))
     return Plain();
@@ -114,16 +106,14 @@ int allgatherv(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
   // In place, MPI sends this rank's piece from its place among the
   // received ones and leaves it there.
   return runPieces(
-      Comm, InPlace ? nullptr : &Mine, &All, Request, Plain,
-      [&](const PackedBuffers &B, CollectiveStage &S, MPI_Request *Req) {
+      Comm, InPlace ? nullptr : &Mine, &All, How, Plain,
+      [&](const PackedBuffers &B, CollectiveStage &S) {
         const void *SB = InPlace ? MPI_IN_PLACE : firstPiece(B.Send, S, 0);
         MPICount SN = InPlace ? 0 : pieceBytes(S, SendSide);
-        return Req ? DDTC_MPI_COUNT_FN(PMPI_Iallgatherv)(
-                         SB, SN, MPI_PACKED, B.Receive, S.Counts[1].data(),
-                         S.Displs[1].data(), MPI_PACKED, Comm, Req)
-                   : DDTC_MPI_COUNT_FN(PMPI_Allgatherv)(
-                         SB, SN, MPI_PACKED, B.Receive, S.Counts[1].data(),
-                         S.Displs[1].data(), MPI_PACKED, Comm);
+        return callCollective(
+            How, DDTC_PACKED_COLLECTIVE_FNS(PMPI_Allgatherv, PMPI_Iallgatherv),
+            SB, SN, MPI_PACKED, B.Receive, S.Counts[1].data(),
+            S.Displs[1].data(), MPI_PACKED, Comm);
       },
       NoPiece, InPlace ? Rank : NoPiece, InPlace ? Rank : NoPiece);
 }
@@ -131,13 +121,11 @@ int allgatherv(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
 int alltoallv(const void *SBuf, const int *SCounts, const int *SDispls,
               MPI_Datatype ST, void *RBuf, const int *RCounts,
               const int *RDispls, MPI_Datatype RT, MPI_Comm Comm,
-              MPI_Request *Request) {
+              const CollectiveCall &How) {
   auto Plain = [&] {
-    return Request
-               ? PMPI_Ialltoallv(SBuf, SCounts, SDispls, ST, RBuf, RCounts,
-                                 RDispls, RT, Comm, Request)
-               : PMPI_Alltoallv(SBuf, SCounts, SDispls, ST, RBuf, RCounts,
-                                RDispls, RT, Comm);
+    return callCollective(
+        How, DDTC_COLLECTIVE_FNS(PMPI_Alltoallv, PMPI_Ialltoallv), SBuf,
+        SCounts, SDispls, ST, RBuf, RCounts, RDispls, RT, Comm);
   };
   if (!substitutesCollective(Comm))
     return Plain();
@@ -149,17 +137,15 @@ int alltoallv(const void *SBuf, const int *SCounts, const int *SDispls,
     Sent.addVector(Size, SCounts, SDispls, ST);
   Received.addVector(Size, RCounts, RDispls, RT);
   return runPieces(
-      Comm, InPlace ? nullptr : &Sent, &Received, Request, Plain,
-      [&](const PackedBuffers &B, CollectiveStage &S, MPI_Request *Req) {
+      Comm, InPlace ? nullptr : &Sent, &Received, How, Plain,
+      [&](const PackedBuffers &B, CollectiveStage &S) {
         const MPICount *SN = InPlace ? nullptr : S.Counts[0].data();
         const MPIDispl *SD = InPlace ? nullptr : S.Displs[0].data();
         MPI_Datatype SType = InPlace ? MPI_DATATYPE_NULL : MPI_PACKED;
-        return Req ? DDTC_MPI_COUNT_FN(PMPI_Ialltoallv)(
-                         B.Send, SN, SD, SType, B.Receive, S.Counts[1].data(),
-                         S.Displs[1].data(), MPI_PACKED, Comm, Req)
-                   : DDTC_MPI_COUNT_FN(PMPI_Alltoallv)(
-                         B.Send, SN, SD, SType, B.Receive, S.Counts[1].data(),
-                         S.Displs[1].data(), MPI_PACKED, Comm);
+        return callCollective(
+            How, DDTC_PACKED_COLLECTIVE_FNS(PMPI_Alltoallv, PMPI_Ialltoallv),
+            B.Send, SN, SD, SType, B.Receive, S.Counts[1].data(),
+            S.Displs[1].data(), MPI_PACKED, Comm);
       },
       NoPiece, NoPiece, InPlace ? EveryPiece : NoPiece);
 }
@@ -167,13 +153,11 @@ int alltoallv(const void *SBuf, const int *SCounts, const int *SDispls,
 int alltoallw(const void *SBuf, const int *SCounts, const int *SDispls,
               const MPI_Datatype *STypes, void *RBuf, const int *RCounts,
               const int *RDispls, const MPI_Datatype *RTypes, MPI_Comm Comm,
-              MPI_Request *Request) {
+              const CollectiveCall &How) {
   auto Plain = [&] {
-    return Request
-               ? PMPI_Ialltoallw(SBuf, SCounts, SDispls, STypes, RBuf, RCounts,
-                                 RDispls, RTypes, Comm, Request)
-               : PMPI_Alltoallw(SBuf, SCounts, SDispls, STypes, RBuf, RCounts,
-                                RDispls, RTypes, Comm);
+    return callCollective(
+        How, DDTC_COLLECTIVE_FNS(PMPI_Alltoallw, PMPI_Ialltoallw), SBuf,
+        SCounts, SDispls, STypes, RBuf, RCounts, RDispls, RTypes, Comm);
   };
   if (!substitutesCollective(Comm))
     return Plain();
@@ -185,19 +169,17 @@ int alltoallw(const void *SBuf, const int *SCounts, const int *SDispls,
     Sent.addW(Size, SCounts, SDispls, STypes);
   Received.addW(Size, RCounts, RDispls, RTypes);
   return runPieces(
-      Comm, InPlace ? nullptr : &Sent, &Received, Request, Plain,
-      [&](const PackedBuffers &B, CollectiveStage &S, MPI_Request *Req) {
+      Comm, InPlace ? nullptr : &Sent, &Received, How, Plain,
+      [&](const PackedBuffers &B, CollectiveStage &S) {
         for (int K : {SendSide, ReceiveSide})
           S.Types[K].assign(static_cast<size_t>(Size), MPI_PACKED);
         const MPICount *SN = InPlace ? nullptr : S.Counts[0].data();
         const MPIDispl *SD = InPlace ? nullptr : S.Displs[0].data();
         const MPI_Datatype *STy = InPlace ? nullptr : S.Types[0].data();
-        return Req ? DDTC_MPI_COUNT_FN(PMPI_Ialltoallw)(
-                         B.Send, SN, SD, STy, B.Receive, S.Counts[1].data(),
-                         S.Displs[1].data(), S.Types[1].data(), Comm, Req)
-                   : DDTC_MPI_COUNT_FN(PMPI_Alltoallw)(
-                         B.Send, SN, SD, STy, B.Receive, S.Counts[1].data(),
-                         S.Displs[1].data(), S.Types[1].data(), Comm);
+        return callCollective(
+            How, DDTC_PACKED_COLLECTIVE_FNS(PMPI_Alltoallw, PMPI_Ialltoallw),
+            B.Send, SN, SD, STy, B.Receive, S.Counts[1].data(),
+            S.Displs[1].data(), S.Types[1].data(), Comm);
       },
       NoPiece, NoPiece, InPlace ? EveryPiece : NoPiece);
 }
@@ -210,7 +192,7 @@ DDTC_EXPORT int MPI_Gatherv(const void *sendbuf, int sendcount,
                             MPI_Datatype recvtype, int root, MPI_Comm comm) {
   CallScope Scope(SubstitutedCall::Gatherv);
   return gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                 recvtype, root, comm, nullptr);
+                 recvtype, root, comm, {});
 }
 
 DDTC_EXPORT int MPI_Igatherv(const void *sendbuf, int sendcount,
@@ -220,7 +202,7 @@ DDTC_EXPORT int MPI_Igatherv(const void *sendbuf, int sendcount,
                              MPI_Request *request) {
   CallScope Scope(SubstitutedCall::Igatherv);
   return gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                 recvtype, root, comm, request);
+                 recvtype, root, comm, {request});
 }
 
 DDTC_EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[],
@@ -229,7 +211,7 @@ DDTC_EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[],
                              MPI_Datatype recvtype, int root, MPI_Comm comm) {
   CallScope Scope(SubstitutedCall::Scatterv);
   return scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
-                  recvtype, root, comm, nullptr);
+                  recvtype, root, comm, {});
 }
 
 DDTC_EXPORT int MPI_Iscatterv(const void *sendbuf, const int sendcounts[],
@@ -239,7 +221,7 @@ DDTC_EXPORT int MPI_Iscatterv(const void *sendbuf, const int sendcounts[],
                               MPI_Request *request) {
   CallScope Scope(SubstitutedCall::Iscatterv);
   return scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
-                  recvtype, root, comm, request);
+                  recvtype, root, comm, {request});
 }
 
 DDTC_EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount,
@@ -248,7 +230,7 @@ DDTC_EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount,
                                MPI_Datatype recvtype, MPI_Comm comm) {
   CallScope Scope(SubstitutedCall::Allgatherv);
   return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                    recvtype, comm, nullptr);
+                    recvtype, comm, {});
 }
 
 DDTC_EXPORT int MPI_Iallgatherv(const void *sendbuf, int sendcount,
@@ -258,7 +240,7 @@ DDTC_EXPORT int MPI_Iallgatherv(const void *sendbuf, int sendcount,
                                 MPI_Request *request) {
   CallScope Scope(SubstitutedCall::Iallgatherv);
   return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                    recvtype, comm, request);
+                    recvtype, comm, {request});
 }
 
 DDTC_EXPORT int MPI_Alltoallv(const void *sendbuf, const int sendcounts[],
@@ -267,8 +249,8 @@ DDTC_EXPORT int MPI_Alltoallv(const void *sendbuf, const int sendcounts[],
                               const int rdispls[], MPI_Datatype recvtype,
                               MPI_Comm comm) {
   CallScope Scope(SubstitutedCall::Alltoallv);
-  return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                   recvcounts, rdispls, recvtype, comm, nullptr);
+  return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                   rdispls, recvtype, comm, {});
 }
 
 DDTC_EXPORT int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
@@ -277,8 +259,8 @@ DDTC_EXPORT int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
                                const int rdispls[], MPI_Datatype recvtype,
                                MPI_Comm comm, MPI_Request *request) {
   CallScope Scope(SubstitutedCall::Ialltoallv);
-  return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                   recvcounts, rdispls, recvtype, comm, request);
+  return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                   rdispls, recvtype, comm, {request});
 }
 
 DDTC_EXPORT int MPI_Alltoallw(const void *sendbuf, const int sendcounts[],
@@ -287,8 +269,8 @@ DDTC_EXPORT int MPI_Alltoallw(const void *sendbuf, const int sendcounts[],
                               const int recvcounts[], const int rdispls[],
                               const MPI_Datatype recvtypes[], MPI_Comm comm) {
   CallScope Scope(SubstitutedCall::Alltoallw);
-  return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                   recvcounts, rdispls, recvtypes, comm, nullptr);
+  return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                   rdispls, recvtypes, comm, {});
 }
 
 DDTC_EXPORT int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
@@ -298,6 +280,76 @@ DDTC_EXPORT int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
                                const MPI_Datatype recvtypes[], MPI_Comm comm,
                                MPI_Request *request) {
   CallScope Scope(SubstitutedCall::Ialltoallw);
-  return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                   recvcounts, rdispls, recvtypes, comm, request);
+  return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                   rdispls, recvtypes, comm, {request});
 }
+
+#if DDTC_MPI_4_CALLS
+DDTC_EXPORT int MPI_Gatherv_init(const void *sendbuf, int sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 const int recvcounts[], const int displs[],
+                                 MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::GathervInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                       displs, recvtype, root, comm, How);
+      });
+}
+
+DDTC_EXPORT int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[],
+                                  const int displs[], MPI_Datatype sendtype,
+                                  void *recvbuf, int recvcount,
+                                  MPI_Datatype recvtype, int root,
+                                  MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::ScattervInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf,
+                        recvcount, recvtype, root, comm, How);
+      });
+}
+
+DDTC_EXPORT int MPI_Allgatherv_init(const void *sendbuf, int sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf,
+                                    const int recvcounts[], const int displs[],
+                                    MPI_Datatype recvtype, MPI_Comm comm,
+                                    MPI_Info info, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::AllgathervInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                          displs, recvtype, comm, How);
+      });
+}
+
+DDTC_EXPORT int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[],
+                                   const int sdispls[], MPI_Datatype sendtype,
+                                   void *recvbuf, const int recvcounts[],
+                                   const int rdispls[], MPI_Datatype recvtype,
+                                   MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::AlltoallvInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                         recvcounts, rdispls, recvtype, comm, How);
+      });
+}
+
+DDTC_EXPORT int
+MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[],
+                   const int sdispls[], const MPI_Datatype sendtypes[],
+                   void *recvbuf, const int recvcounts[], const int rdispls[],
+                   const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                   MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::AlltoallwInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                         recvcounts, rdispls, recvtypes, comm, How);
+      });
+}
+#endif

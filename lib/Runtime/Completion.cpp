@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Persistent.h"
+#include "PersistentCollectives.h"
 #include "RuntimeState.h"
 
 #include <vector>
@@ -198,7 +199,8 @@ DDTC_EXPORT int MPI_Testsome(int incount, MPI_Request array_of_requests[],
 }
 
 DDTC_EXPORT int MPI_Request_free(MPI_Request *request) {
-  if (int Rc; freePersistentRequest(request, Rc))
+  if (int Rc; freePersistentRequest(request, Rc) ||
+              freePersistentCollective(request, Rc))
     return Rc;
   PendingRequests &P = runtime().Requests;
   std::optional<Pending> State = P.claim(*request);

@@ -104,6 +104,21 @@ constexpr CallName CallNames[] = {
     {SubstitutedCall::Rget, "MPI_Rget"},
     {SubstitutedCall::Raccumulate, "MPI_Raccumulate"},
     {SubstitutedCall::RgetAccumulate, "MPI_Rget_accumulate"},
+    {SubstitutedCall::BcastInit, "MPI_Bcast_init"},
+    {SubstitutedCall::GatherInit, "MPI_Gather_init"},
+    {SubstitutedCall::GathervInit, "MPI_Gatherv_init"},
+    {SubstitutedCall::ScatterInit, "MPI_Scatter_init"},
+    {SubstitutedCall::ScattervInit, "MPI_Scatterv_init"},
+    {SubstitutedCall::AllgatherInit, "MPI_Allgather_init"},
+    {SubstitutedCall::AllgathervInit, "MPI_Allgatherv_init"},
+    {SubstitutedCall::AlltoallInit, "MPI_Alltoall_init"},
+    {SubstitutedCall::AlltoallvInit, "MPI_Alltoallv_init"},
+    {SubstitutedCall::AlltoallwInit, "MPI_Alltoallw_init"},
+    {SubstitutedCall::NeighborAllgatherInit, "MPI_Neighbor_allgather_init"},
+    {SubstitutedCall::NeighborAllgathervInit, "MPI_Neighbor_allgatherv_init"},
+    {SubstitutedCall::NeighborAlltoallInit, "MPI_Neighbor_alltoall_init"},
+    {SubstitutedCall::NeighborAlltoallvInit, "MPI_Neighbor_alltoallv_init"},
+    {SubstitutedCall::NeighborAlltoallwInit, "MPI_Neighbor_alltoallw_init"},
 };
 
 constexpr bool inEnumOrder() {

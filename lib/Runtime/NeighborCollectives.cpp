@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CollectivePieces.h"
+#include "PersistentCollectives.h"
 #include "RuntimeState.h"
 
 #define DDTC_EXPORT extern "C" __attribute__((visibility("default")))
@@ -47,57 +48,57 @@ bool countNeighbors(MPI_Comm Comm, int &In, int &Out) {
 /// sides given the numbers of neighbors, Call makes the packed call.
 template <typename PlainFn, typename FillFn, typename CallFn>
 int neighborhood(MPI_Comm Comm, const void *SBuf, void *RBuf,
-                 MPI_Request *Request, PlainFn Plain, FillFn Fill,
+                 const CollectiveCall &How, PlainFn Plain, FillFn Fill,
                  CallFn Call) {
   int In = 0, Out = 0;
   if (!substitutesCollective(Comm) || !countNeighbors(Comm, In, Out))
     return Plain();
   CollectiveSide Sent(SBuf), Received(RBuf);
   Fill(Sent, Received, In, Out);
-  return runPieces(Comm, &Sent, &Received, Request, Plain,
-                   [&](const PackedBuffers &B, CollectiveStage &S,
-                       MPI_Request *Req) {
+  return runPieces(Comm, &Sent, &Received, How, Plain,
+                   [&](const PackedBuffers &B, CollectiveStage &S) {
                      return Call(static_cast<const char *>(B.Send), B.Receive,
-                                 S, Req);
+                                 S);
                    });
 }
 
-int neighborAllgather(const void *SBuf, int SCount, MPI_Datatype ST,
-                      void *RBuf, int RCount, MPI_Datatype RT, MPI_Comm Comm,
-                      MPI_Request *Request) {
+int neighborAllgather(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
+                      int RCount, MPI_Datatype RT, MPI_Comm Comm,
+                      const CollectiveCall &How) {
   auto Plain = [&] {
-    return Request ? PMPI_Ineighbor_allgather(SBuf, SCount, ST, RBuf, RCount,
-                                              RT, Comm, Request)
-                   : PMPI_Neighbor_allgather(SBuf, SCount, ST, RBuf, RCount,
-                                             RT, Comm);
+    return callCollective(
+        How,
+        DDTC_COLLECTIVE_FNS(PMPI_Neighbor_allgather, PMPI_Ineighbor_allgather),
+        SBuf, SCount, ST, RBuf, RCount, RT, Comm);
   };
   auto Fill = [&](CollectiveSide &Sent, CollectiveSide &Received, int In,
                   int) {
     Sent.addRun(1, SCount, ST);
     Received.addRun(In, RCount, RT);
   };
-  return neighborhood(
-      Comm, SBuf, RBuf, Request, Plain, Fill,
-      [&](const char *SP, char *RP, CollectiveStage &S, MPI_Request *Req) {
-        const char *SB = firstPiece(SP, S, 0);
-        char *RB = const_cast<char *>(firstPiece(RP, S, 1));
-        MPICount SN = pieceBytes(S, 0), RN = pieceBytes(S, 1);
-        return Req ? DDTC_MPI_COUNT_FN(PMPI_Ineighbor_allgather)(
-                         SB, SN, MPI_PACKED, RB, RN, MPI_PACKED, Comm, Req)
-                   : DDTC_MPI_COUNT_FN(PMPI_Neighbor_allgather)(
-                         SB, SN, MPI_PACKED, RB, RN, MPI_PACKED, Comm);
-      });
+  return neighborhood(Comm, SBuf, RBuf, How, Plain, Fill,
+                      [&](const char *SP, char *RP, CollectiveStage &S) {
+                        const char *SB = firstPiece(SP, S, 0);
+                        char *RB = const_cast<char *>(firstPiece(RP, S, 1));
+                        MPICount SN = pieceBytes(S, 0), RN = pieceBytes(S, 1);
+                        return callCollective(How,
+                                              DDTC_PACKED_COLLECTIVE_FNS(
+                                                  PMPI_Neighbor_allgather,
+                                                  PMPI_Ineighbor_allgather),
+                                              SB, SN, MPI_PACKED, RB, RN,
+                                              MPI_PACKED, Comm);
+                      });
 }
 
 int neighborAllgatherv(const void *SBuf, int SCount, MPI_Datatype ST,
                        void *RBuf, const int *RCounts, const int *Displs,
-                       MPI_Datatype RT, MPI_Comm Comm, MPI_Request *Request) {
+                       MPI_Datatype RT, MPI_Comm Comm,
+                       const CollectiveCall &How) {
   auto Plain = [&] {
-    return Request ? PMPI_Ineighbor_allgatherv(SBuf, SCount, ST, RBuf,
-                                               RCounts, Displs, RT, Comm,
-                                               Request)
-                   : PMPI_Neighbor_allgatherv(SBuf, SCount, ST, RBuf, RCounts,
-                                              Displs, RT, Comm);
+    return callCollective(How,
+                          DDTC_COLLECTIVE_FNS(PMPI_Neighbor_allgatherv,
+                                              PMPI_Ineighbor_allgatherv),
+                          SBuf, SCount, ST, RBuf, RCounts, Displs, RT, Comm);
   };
   auto Fill = [&](CollectiveSide &Sent, CollectiveSide &Received, int In,
                   int) {
@@ -105,56 +106,55 @@ int neighborAllgatherv(const void *SBuf, int SCount, MPI_Datatype ST,
     Received.addVector(In, RCounts, Displs, RT);
   };
   return neighborhood(
-      Comm, SBuf, RBuf, Request, Plain, Fill,
-      [&](const char *SP, char *RP, CollectiveStage &S, MPI_Request *Req) {
+      Comm, SBuf, RBuf, How, Plain, Fill,
+      [&](const char *SP, char *RP, CollectiveStage &S) {
         const char *SB = firstPiece(SP, S, 0);
         MPICount SN = pieceBytes(S, 0);
-        return Req ? DDTC_MPI_COUNT_FN(PMPI_Ineighbor_allgatherv)(
-                         SB, SN, MPI_PACKED, RP, S.Counts[1].data(),
-                         S.Displs[1].data(), MPI_PACKED, Comm, Req)
-                   : DDTC_MPI_COUNT_FN(PMPI_Neighbor_allgatherv)(
-                         SB, SN, MPI_PACKED, RP, S.Counts[1].data(),
-                         S.Displs[1].data(), MPI_PACKED, Comm);
+        return callCollective(
+            How,
+            DDTC_PACKED_COLLECTIVE_FNS(PMPI_Neighbor_allgatherv,
+                                       PMPI_Ineighbor_allgatherv),
+            SB, SN, MPI_PACKED, RP, S.Counts[1].data(), S.Displs[1].data(),
+            MPI_PACKED, Comm);
       });
 }
 
-int neighborAlltoall(const void *SBuf, int SCount, MPI_Datatype ST,
-                     void *RBuf, int RCount, MPI_Datatype RT, MPI_Comm Comm,
-                     MPI_Request *Request) {
+int neighborAlltoall(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
+                     int RCount, MPI_Datatype RT, MPI_Comm Comm,
+                     const CollectiveCall &How) {
   auto Plain = [&] {
-    return Request ? PMPI_Ineighbor_alltoall(SBuf, SCount, ST, RBuf, RCount,
-                                             RT, Comm, Request)
-                   : PMPI_Neighbor_alltoall(SBuf, SCount, ST, RBuf, RCount, RT,
-                                            Comm);
+    return callCollective(
+        How,
+        DDTC_COLLECTIVE_FNS(PMPI_Neighbor_alltoall, PMPI_Ineighbor_alltoall),
+        SBuf, SCount, ST, RBuf, RCount, RT, Comm);
   };
   auto Fill = [&](CollectiveSide &Sent, CollectiveSide &Received, int In,
                   int Out) {
     Sent.addRun(Out, SCount, ST);
     Received.addRun(In, RCount, RT);
   };
-  return neighborhood(
-      Comm, SBuf, RBuf, Request, Plain, Fill,
-      [&](const char *SP, char *RP, CollectiveStage &S, MPI_Request *Req) {
-        const char *SB = firstPiece(SP, S, 0);
-        char *RB = const_cast<char *>(firstPiece(RP, S, 1));
-        MPICount SN = pieceBytes(S, 0), RN = pieceBytes(S, 1);
-        return Req ? DDTC_MPI_COUNT_FN(PMPI_Ineighbor_alltoall)(
-                         SB, SN, MPI_PACKED, RB, RN, MPI_PACKED, Comm, Req)
-                   : DDTC_MPI_COUNT_FN(PMPI_Neighbor_alltoall)(
-                         SB, SN, MPI_PACKED, RB, RN, MPI_PACKED, Comm);
-      });
+  return neighborhood(Comm, SBuf, RBuf, How, Plain, Fill,
+                      [&](const char *SP, char *RP, CollectiveStage &S) {
+                        const char *SB = firstPiece(SP, S, 0);
+                        char *RB = const_cast<char *>(firstPiece(RP, S, 1));
+                        MPICount SN = pieceBytes(S, 0), RN = pieceBytes(S, 1);
+                        return callCollective(
+                            How,
+                            DDTC_PACKED_COLLECTIVE_FNS(PMPI_Neighbor_alltoall,
+                                                       PMPI_Ineighbor_alltoall),
+                            SB, SN, MPI_PACKED, RB, RN, MPI_PACKED, Comm);
+                      });
 }
 
-int neighborAlltoallv(const void *SBuf, const int *SCounts,
-                      const int *SDispls, MPI_Datatype ST, void *RBuf,
-                      const int *RCounts, const int *RDispls, MPI_Datatype RT,
-                      MPI_Comm Comm, MPI_Request *Request) {
+int neighborAlltoallv(const void *SBuf, const int *SCounts, const int *SDispls,
+                      MPI_Datatype ST, void *RBuf, const int *RCounts,
+                      const int *RDispls, MPI_Datatype RT, MPI_Comm Comm,
+                      const CollectiveCall &How) {
   auto Plain = [&] {
-    return Request ? PMPI_Ineighbor_alltoallv(SBuf, SCounts, SDispls, ST,
-                                              RBuf, RCounts, RDispls, RT, Comm,
-                                              Request)
-                   : PMPI_Neighbor_alltoallv(SBuf, SCounts, SDispls, ST, RBuf,
-                                             RCounts, RDispls, RT, Comm);
+    return callCollective(
+        How,
+        DDTC_COLLECTIVE_FNS(PMPI_Neighbor_alltoallv, PMPI_Ineighbor_alltoallv),
+        SBuf, SCounts, SDispls, ST, RBuf, RCounts, RDispls, RT, Comm);
   };
   auto Fill = [&](CollectiveSide &Sent, CollectiveSide &Received, int In,
                   int Out) {
@@ -162,16 +162,14 @@ int neighborAlltoallv(const void *SBuf, const int *SCounts,
     Received.addVector(In, RCounts, RDispls, RT);
   };
   return neighborhood(
-      Comm, SBuf, RBuf, Request, Plain, Fill,
-      [&](const char *SP, char *RP, CollectiveStage &S, MPI_Request *Req) {
-        return Req ? DDTC_MPI_COUNT_FN(PMPI_Ineighbor_alltoallv)(
-                         SP, S.Counts[0].data(), S.Displs[0].data(),
-                         MPI_PACKED, RP, S.Counts[1].data(),
-                         S.Displs[1].data(), MPI_PACKED, Comm, Req)
-                   : DDTC_MPI_COUNT_FN(PMPI_Neighbor_alltoallv)(
-                         SP, S.Counts[0].data(), S.Displs[0].data(),
-                         MPI_PACKED, RP, S.Counts[1].data(),
-                         S.Displs[1].data(), MPI_PACKED, Comm);
+      Comm, SBuf, RBuf, How, Plain, Fill,
+      [&](const char *SP, char *RP, CollectiveStage &S) {
+        return callCollective(
+            How,
+            DDTC_PACKED_COLLECTIVE_FNS(PMPI_Neighbor_alltoallv,
+                                       PMPI_Ineighbor_alltoallv),
+            SP, S.Counts[0].data(), S.Displs[0].data(), MPI_PACKED, RP,
+            S.Counts[1].data(), S.Displs[1].data(), MPI_PACKED, Comm);
       });
 }
 
@@ -179,14 +177,12 @@ int neighborAlltoallw(const void *SBuf, const int *SCounts,
                       const MPI_Aint *SDispls, const MPI_Datatype *STypes,
                       void *RBuf, const int *RCounts, const MPI_Aint *RDispls,
                       const MPI_Datatype *RTypes, MPI_Comm Comm,
-                      MPI_Request *Request) {
+                      const CollectiveCall &How) {
   auto Plain = [&] {
-    return Request ? PMPI_Ineighbor_alltoallw(SBuf, SCounts, SDispls, STypes,
-                                              RBuf, RCounts, RDispls, RTypes,
-                                              Comm, Request)
-                   : PMPI_Neighbor_alltoallw(SBuf, SCounts, SDispls, STypes,
-                                             RBuf, RCounts, RDispls, RTypes,
-                                             Comm);
+    return callCollective(
+        How,
+        DDTC_COLLECTIVE_FNS(PMPI_Neighbor_alltoallw, PMPI_Ineighbor_alltoallw),
+        SBuf, SCounts, SDispls, STypes, RBuf, RCounts, RDispls, RTypes, Comm);
   };
   auto Fill = [&](CollectiveSide &Sent, CollectiveSide &Received, int In,
                   int Out) {
@@ -194,17 +190,17 @@ int neighborAlltoallw(const void *SBuf, const int *SCounts,
     Received.addW(In, RCounts, RDispls, RTypes);
   };
   return neighborhood(
-      Comm, SBuf, RBuf, Request, Plain, Fill,
-      [&](const char *SP, char *RP, CollectiveStage &S, MPI_Request *Req) {
+      Comm, SBuf, RBuf, How, Plain, Fill,
+      [&](const char *SP, char *RP, CollectiveStage &S) {
         for (int K : {0, 1})
           S.Types[K].assign(S.Counts[K].size(), MPI_PACKED);
         const MPI_Aint *SD = aintDispls(S, 0), *RD = aintDispls(S, 1);
-        return Req ? DDTC_MPI_COUNT_FN(PMPI_Ineighbor_alltoallw)(
-                         SP, S.Counts[0].data(), SD, S.Types[0].data(), RP,
-                         S.Counts[1].data(), RD, S.Types[1].data(), Comm, Req)
-                   : DDTC_MPI_COUNT_FN(PMPI_Neighbor_alltoallw)(
-                         SP, S.Counts[0].data(), SD, S.Types[0].data(), RP,
-                         S.Counts[1].data(), RD, S.Types[1].data(), Comm);
+        return callCollective(
+            How,
+            DDTC_PACKED_COLLECTIVE_FNS(PMPI_Neighbor_alltoallw,
+                                       PMPI_Ineighbor_alltoallw),
+            SP, S.Counts[0].data(), SD, S.Types[0].data(), RP,
+            S.Counts[1].data(), RD, S.Types[1].data(), Comm);
       });
 }
 
@@ -216,7 +212,7 @@ DDTC_EXPORT int MPI_Neighbor_allgather(const void *sendbuf, int sendcount,
                                        MPI_Comm comm) {
   CallScope Scope(SubstitutedCall::NeighborAllgather);
   return neighborAllgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                           recvtype, comm, nullptr);
+                           recvtype, comm, {});
 }
 
 DDTC_EXPORT int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount,
@@ -225,7 +221,7 @@ DDTC_EXPORT int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount,
                                         MPI_Comm comm, MPI_Request *request) {
   CallScope Scope(SubstitutedCall::IneighborAllgather);
   return neighborAllgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                           recvtype, comm, request);
+                           recvtype, comm, {request});
 }
 
 DDTC_EXPORT int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount,
@@ -235,7 +231,7 @@ DDTC_EXPORT int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount,
                                         MPI_Datatype recvtype, MPI_Comm comm) {
   CallScope Scope(SubstitutedCall::NeighborAllgatherv);
   return neighborAllgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                            displs, recvtype, comm, nullptr);
+                            displs, recvtype, comm, {});
 }
 
 DDTC_EXPORT int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
@@ -246,7 +242,7 @@ DDTC_EXPORT int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
                                          MPI_Request *request) {
   CallScope Scope(SubstitutedCall::IneighborAllgatherv);
   return neighborAllgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                            displs, recvtype, comm, request);
+                            displs, recvtype, comm, {request});
 }
 
 DDTC_EXPORT int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount,
@@ -255,7 +251,7 @@ DDTC_EXPORT int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount,
                                       MPI_Comm comm) {
   CallScope Scope(SubstitutedCall::NeighborAlltoall);
   return neighborAlltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                          recvtype, comm, nullptr);
+                          recvtype, comm, {});
 }
 
 DDTC_EXPORT int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount,
@@ -264,7 +260,7 @@ DDTC_EXPORT int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount,
                                        MPI_Comm comm, MPI_Request *request) {
   CallScope Scope(SubstitutedCall::IneighborAlltoall);
   return neighborAlltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                          recvtype, comm, request);
+                          recvtype, comm, {request});
 }
 
 DDTC_EXPORT int MPI_Neighbor_alltoallv(const void *sendbuf,
@@ -276,7 +272,7 @@ DDTC_EXPORT int MPI_Neighbor_alltoallv(const void *sendbuf,
                                        MPI_Datatype recvtype, MPI_Comm comm) {
   CallScope Scope(SubstitutedCall::NeighborAlltoallv);
   return neighborAlltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                           recvcounts, rdispls, recvtype, comm, nullptr);
+                           recvcounts, rdispls, recvtype, comm, {});
 }
 
 DDTC_EXPORT int MPI_Ineighbor_alltoallv(
@@ -286,7 +282,7 @@ DDTC_EXPORT int MPI_Ineighbor_alltoallv(
     MPI_Request *request) {
   CallScope Scope(SubstitutedCall::IneighborAlltoallv);
   return neighborAlltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                           recvcounts, rdispls, recvtype, comm, request);
+                           recvcounts, rdispls, recvtype, comm, {request});
 }
 
 DDTC_EXPORT int MPI_Neighbor_alltoallw(
@@ -295,7 +291,7 @@ DDTC_EXPORT int MPI_Neighbor_alltoallw(
     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
   CallScope Scope(SubstitutedCall::NeighborAlltoallw);
   return neighborAlltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                           recvcounts, rdispls, recvtypes, comm, nullptr);
+                           recvcounts, rdispls, recvtypes, comm, {});
 }
 
 DDTC_EXPORT int MPI_Ineighbor_alltoallw(
@@ -305,5 +301,74 @@ DDTC_EXPORT int MPI_Ineighbor_alltoallw(
     MPI_Request *request) {
   CallScope Scope(SubstitutedCall::IneighborAlltoallw);
   return neighborAlltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                           recvcounts, rdispls, recvtypes, comm, request);
+                           recvcounts, rdispls, recvtypes, comm, {request});
 }
+
+#if DDTC_MPI_4_CALLS
+DDTC_EXPORT int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount,
+                                            MPI_Datatype sendtype,
+                                            void *recvbuf, int recvcount,
+                                            MPI_Datatype recvtype,
+                                            MPI_Comm comm, MPI_Info info,
+                                            MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::NeighborAllgatherInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return neighborAllgather(sendbuf, sendcount, sendtype, recvbuf,
+                                 recvcount, recvtype, comm, How);
+      });
+}
+
+DDTC_EXPORT int MPI_Neighbor_allgatherv_init(
+    const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+    MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::NeighborAllgathervInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return neighborAllgatherv(sendbuf, sendcount, sendtype, recvbuf,
+                                  recvcounts, displs, recvtype, comm, How);
+      });
+}
+
+DDTC_EXPORT int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount,
+                                           MPI_Datatype sendtype, void *recvbuf,
+                                           int recvcount, MPI_Datatype recvtype,
+                                           MPI_Comm comm, MPI_Info info,
+                                           MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::NeighborAlltoallInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return neighborAlltoall(sendbuf, sendcount, sendtype, recvbuf,
+                                recvcount, recvtype, comm, How);
+      });
+}
+
+DDTC_EXPORT int MPI_Neighbor_alltoallv_init(
+    const void *sendbuf, const int sendcounts[], const int sdispls[],
+    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+    MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::NeighborAlltoallvInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return neighborAlltoallv(sendbuf, sendcounts, sdispls, sendtype,
+                                 recvbuf, recvcounts, rdispls, recvtype, comm,
+                                 How);
+      });
+}
+
+DDTC_EXPORT int MPI_Neighbor_alltoallw_init(
+    const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+    MPI_Info info, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::NeighborAlltoallwInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return neighborAlltoallw(sendbuf, sendcounts, sdispls, sendtypes,
+                                 recvbuf, recvcounts, rdispls, recvtypes, comm,
+                                 How);
+      });
+}
+#endif

@@ -24,6 +24,7 @@
 #include "Persistent.h"
 
 #include "BufferPool.h"
+#include "PersistentCollectives.h"
 #include "RuntimeState.h"
 
 #include "ddtc/MPI/MPISupport.h"
@@ -274,6 +275,15 @@ DDTC_EXPORT int MPI_Recv_init_c(void *buf, MPI_Count count,
 #endif
 
 DDTC_EXPORT int MPI_Start(MPI_Request *request) {
+  if (std::shared_ptr<const PersistentCollective> C =
+          findPersistentCollective(*request)) {
+    if (int Rc = beforeCollectiveStart(*C))
+      return Rc;
+    int Rc = PMPI_Start(request);
+    if (Rc == MPI_SUCCESS)
+      afterCollectiveStart(*request, *C);
+    return Rc;
+  }
   std::optional<PersistentRequest> P = PersistentTable::get().find(*request);
   if (!P)
     return PMPI_Start(request);
@@ -286,19 +296,28 @@ DDTC_EXPORT int MPI_Start(MPI_Request *request) {
 
 DDTC_EXPORT int MPI_Startall(int count, MPI_Request array_of_requests[]) {
   PersistentTable &Table = PersistentTable::get();
-  if (Table.empty() || count <= 0)
+  if ((Table.empty() && !hasPersistentCollectives()) || count <= 0)
     return PMPI_Startall(count, array_of_requests);
-  std::vector<std::optional<PersistentRequest>> Ps(
-      static_cast<size_t>(count));
-  for (int I = 0; I < count; ++I)
-    if ((Ps[I] = Table.find(array_of_requests[I])))
+  size_t N = static_cast<size_t>(count);
+  std::vector<std::optional<PersistentRequest>> Ps(N);
+  std::vector<std::shared_ptr<const PersistentCollective>> Cs(N);
+  for (size_t I = 0; I < N; ++I) {
+    if ((Cs[I] = findPersistentCollective(array_of_requests[I]))) {
+      if (int Rc = beforeCollectiveStart(*Cs[I]))
+        return Rc;
+    } else if ((Ps[I] = Table.find(array_of_requests[I]))) {
       beforeStart(*Ps[I]);
+    }
+  }
   int Rc = PMPI_Startall(count, array_of_requests);
   // MPI_Startall starts every request or reports an error; on an error
   // nothing is known to be started, and none is made pending.
   if (Rc == MPI_SUCCESS)
-    for (int I = 0; I < count; ++I)
-      if (Ps[I])
+    for (size_t I = 0; I < N; ++I) {
+      if (Cs[I])
+        afterCollectiveStart(array_of_requests[I], *Cs[I]);
+      else if (Ps[I])
         afterStart(array_of_requests[I], *Ps[I]);
+    }
   return Rc;
 }

@@ -10,6 +10,7 @@
 #define DDTC_TEST_RUNTIME_EXCHANGESUPPORT_H
 
 #include "ddtc/IR/Module.h"
+#include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/Type.h"
 #include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/MPI/TypeBuilder.h"
@@ -238,6 +239,70 @@ inline bool commitTypes(const char *Tool, const std::string &Path, Module &M,
   }
   return true;
 }
+
+/// The types of every file of Paths in order, committed; Modules keeps
+/// their IR, in Ctx. False (after a diagnostic) where a file cannot be read.
+inline bool commitFiles(const char *Tool, const std::vector<std::string> &Paths,
+                        TypeContext &Ctx, MpiBuilder &Builder,
+                        std::vector<std::unique_ptr<Module>> &Modules,
+                        std::vector<CommittedType> &Types) {
+  for (const std::string &Path : Paths) {
+    Modules.push_back(std::make_unique<Module>(Ctx));
+    if (!commitTypes(Tool, Path, *Modules.back(), Builder, Types))
+      return false;
+  }
+  return true;
+}
+
+/// An exchange program's main: Run between MPI_Init and MPI_Finalize, the
+/// ranks' report lines printed in rank order before the latter.
+inline int runProgram(int Argc, char **Argv, int (*Run)(int, char **)) {
+  MPI_Init(&Argc, &Argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &Size);
+  int Status = Run(Argc, Argv);
+  printOutputs();
+  std::fflush(stdout);
+  MPI_Finalize();
+  return Status;
+}
+
+/// Pieces of possibly different types in one buffer, each in a region of
+/// its own with a gap after it: the buffer of a w-form, whose
+/// displacements are in bytes.
+class RegionBuffer {
+public:
+  RegionBuffer(const std::vector<const CommittedType *> &Types,
+               const std::vector<int> &Counts, uint64_t Salt) {
+    for (size_t I = 0; I < Types.size(); ++I) {
+      MPI_Aint Lb, Extent, TrueLb, TrueExtent;
+      MPI_Type_get_extent(Types[I]->get(), &Lb, &Extent);
+      MPI_Type_get_true_extent(Types[I]->get(), &TrueLb, &TrueExtent);
+      int64_t Shift = std::max(Counts[I] - 1, 0) * int64_t(Extent);
+      int64_t Lo = std::min<int64_t>(TrueLb, TrueLb + Shift);
+      int64_t Hi = std::max<int64_t>(TrueLb + TrueExtent,
+                                     TrueLb + TrueExtent + Shift);
+      Displs.push_back(Total - Lo);
+      Total += Hi - Lo + 16;
+    }
+    Bytes.resize(static_cast<size_t>(Total + 8));
+    fill(Salt);
+  }
+  /// Writes the pattern of Salt over the whole buffer.
+  void fill(uint64_t Salt) {
+    for (size_t W = 0; W + 8 <= Bytes.size(); W += 8) {
+      uint64_t X = patternWord(W / 8, Salt);
+      std::memcpy(&Bytes[W], &X, 8);
+    }
+  }
+  void *base() { return Bytes.data(); }
+  std::string digest() const { return digestOf(Bytes, {}); }
+  std::vector<MPI_Aint> Displs;
+
+private:
+  int64_t Total = 0;
+  std::vector<uint8_t> Bytes;
+};
 
 } // namespace rtexchange
 

@@ -49,39 +49,6 @@ using namespace rtexchange;
 
 namespace {
 
-/// Pieces of possibly different types in one buffer, each in a region of
-/// its own with a gap after it: the buffer of a w-form, whose
-/// displacements are in bytes.
-class RegionBuffer {
-public:
-  RegionBuffer(const std::vector<const CommittedType *> &Types,
-               const std::vector<int> &Counts, uint64_t Salt) {
-    for (size_t I = 0; I < Types.size(); ++I) {
-      MPI_Aint Lb, Extent, TrueLb, TrueExtent;
-      MPI_Type_get_extent(Types[I]->get(), &Lb, &Extent);
-      MPI_Type_get_true_extent(Types[I]->get(), &TrueLb, &TrueExtent);
-      int64_t Shift = std::max(Counts[I] - 1, 0) * int64_t(Extent);
-      int64_t Lo = std::min<int64_t>(TrueLb, TrueLb + Shift);
-      int64_t Hi = std::max<int64_t>(TrueLb + TrueExtent,
-                                     TrueLb + TrueExtent + Shift);
-      Displs.push_back(Total - Lo);
-      Total += Hi - Lo + 16;
-    }
-    Bytes.resize(static_cast<size_t>(Total + 8));
-    for (size_t W = 0; W + 8 <= Bytes.size(); W += 8) {
-      uint64_t X = patternWord(W / 8, Salt);
-      std::memcpy(&Bytes[W], &X, 8);
-    }
-  }
-  void *base() { return Bytes.data(); }
-  std::string digest() const { return digestOf(Bytes, {}); }
-  std::vector<MPI_Aint> Displs;
-
-private:
-  int64_t Total = 0;
-  std::vector<uint8_t> Bytes;
-};
-
 /// The collectives of one type; Next is the type after it in the file
 /// (the w-forms' second type).
 class Collectives {
@@ -505,11 +472,8 @@ int run(int Argc, char **Argv) {
   TypeContext Ctx(getMPICHRules());
   std::vector<std::unique_ptr<Module>> Modules;
   std::vector<CommittedType> Types;
-  for (const std::string &Path : Paths) {
-    Modules.push_back(std::make_unique<Module>(Ctx));
-    if (!commitTypes("rt-collectives", Path, *Modules.back(), Builder, Types))
-      return 1;
-  }
+  if (!commitFiles("rt-collectives", Paths, Ctx, Builder, Modules, Types))
+    return 1;
   zeroSize();
   for (size_t I = 0; I < Types.size(); ++I)
     Collectives(Types[I], Types[(I + 1) % Types.size()], Count).run();
@@ -518,13 +482,4 @@ int run(int Argc, char **Argv) {
 
 } // namespace
 
-int main(int Argc, char **Argv) {
-  MPI_Init(&Argc, &Argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &Size);
-  int Status = run(Argc, Argv);
-  printOutputs();
-  std::fflush(stdout);
-  MPI_Finalize();
-  return Status;
-}
+int main(int Argc, char **Argv) { return runProgram(Argc, Argv, run); }

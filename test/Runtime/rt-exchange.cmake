@@ -1,12 +1,18 @@
 # The programs of the substitution runtime's tests (rt-exchange.cpp,
-# rt-collectives.cpp and the one-sided rt-onesided.cpp), in test/Runtime of
+# rt-collectives.cpp, rt-persistent-collectives.cpp and the one-sided
+# rt-onesided.cpp), in test/Runtime of
 # the build tree, once per MPI family (rt-exchange, rt-exchange-openmpi,
 # ...). Included by test/CMakeLists.txt.
 set(DDTC_RT_TEST_SOURCE_DIR ${CMAKE_CURRENT_LIST_DIR})
-# Suffix is empty for MPICH, -openmpi for Open MPI.
-function(ddtc_add_rt_exchange Suffix)
+# Suffix is empty for MPICH, -openmpi for Open MPI; Family names the family
+# (rt-persistent-collectives needs MPI 4's persistent collectives).
+function(ddtc_add_rt_exchange Suffix Family)
   string(REPLACE "-" "_" LibSuffix "${Suffix}")
-  foreach(Program rt-exchange rt-collectives)
+  set(Programs rt-exchange rt-collectives)
+  if(DDTC_${Family}_HAS_MPI4_CALLS)
+    list(APPEND Programs rt-persistent-collectives)
+  endif()
+  foreach(Program ${Programs})
     set(Name ${Program}${Suffix})
     add_executable(${Name} ${DDTC_RT_TEST_SOURCE_DIR}/${Program}.cpp)
     target_link_libraries(${Name} PRIVATE ddtcMPI${LibSuffix} ddtcReader

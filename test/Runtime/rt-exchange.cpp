@@ -695,12 +695,5 @@ int main(int Argc, char **Argv) {
   // time, they cost a fill instead of a fill and a page fault per page.
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
-  MPI_Init(&Argc, &Argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &Rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &Size);
-  int Status = run(Argc, Argv);
-  printOutputs();
-  std::fflush(stdout);
-  MPI_Finalize();
-  return Status;
+  return runProgram(Argc, Argv, run);
 }
