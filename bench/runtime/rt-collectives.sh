@@ -26,6 +26,7 @@
 #    writes FIGURE.csv, .png and .svg (default
 #    docs/figures/rt-collectives; RT_COLLECTIVES_OUT=PREFIX elsewhere).
 #    Raw outputs stay in BUILD_DIR/bench/rt-collectives/.
+#    RT_COLLECTIVES_OPS="OP..." runs those operations only.
 #
 # BUILD_DIR holds tools/ddtc/ddtc, bench/ddtc-rt-pingpong and
 # lib/Runtime/libddtc_{trace,rt}.so (cmake --build build --target ddtc
@@ -40,7 +41,7 @@ out=$build/bench/rt-collectives
 ddtc=$build/tools/ddtc/ddtc
 program=$build/bench/ddtc-rt-pingpong
 fig=${RT_COLLECTIVES_OUT:-$src/docs/figures/rt-collectives}
-ops="pingpong pingpong-persistent alltoall alltoallw gather scatter neighbor-alltoallw"
+ops=${RT_COLLECTIVES_OPS:-"pingpong pingpong-persistent alltoall alltoallw gather scatter neighbor-alltoallw"}
 rm -rf "$out"
 mkdir -p "$out" "$(dirname "$fig")"
 

@@ -50,10 +50,14 @@ SplitSends::Wire SplitSends::wire(char *Buf, uint64_t Bytes, bool Remote) {
   MPI_Datatype T = typeFor(Bytes);
   if (T == MPI_DATATYPE_NULL)
     return Contiguous;
+  copyTail(Buf, Bytes);
+  return {1, T};
+}
+
+void SplitSends::copyTail(char *Buf, uint64_t Bytes) {
   // The tail is copied, not moved: the stream at Buf stays whole.
   std::memcpy(Buf + Bytes + Gap - Tail, Buf + Bytes - Tail, Tail);
   Sent.fetch_add(1, std::memory_order_relaxed);
-  return {1, T};
 }
 
 MPI_Datatype SplitSends::typeFor(uint64_t Bytes) {

@@ -13,12 +13,11 @@
 // persistent request is one message, of one size, for every start. The
 // report counts each start, as substituted or, for a request on a derived
 // type left to MPI, as passed through (the table keeps those requests too,
-// with what to count). Its
-// packed sends go as one contiguous run of MPI_PACKED (not split in two
-// blocks in the split-send window, whose tail copy belongs to a single
-// send). MPI_Bsend_init passes through: a buffered send's copy is counted
-// against the buffer the program attached, by MPI's own rules for the
-// program's type.
+// with what to count). A send in the split-send window is created on the
+// split's type of two blocks (SplitSend.h), and each start copies the
+// tail past the gap again after packing. MPI_Bsend_init passes through: a
+// buffered send's copy is counted against the buffer the program attached,
+// by MPI's own rules for the program's type.
 //
 //===----------------------------------------------------------------------===//
 #include "Persistent.h"
@@ -28,6 +27,7 @@
 #include "RuntimeState.h"
 
 #include "ddtc/MPI/MPISupport.h"
+#include "ddtc/MPI/SplitSend.h"
 
 #include <atomic>
 #include <mutex>
@@ -43,8 +43,11 @@ namespace {
 struct PersistentRequest {
   /// Null for a request left to MPI, whose starts count Passed.
   BindingRef B;
-  char *Packed = nullptr; ///< the pooled buffer, of Bytes
-  size_t Bytes = 0;
+  char *Packed = nullptr; ///< the pooled buffer, of Allocated
+  size_t Bytes = 0;       ///< the packed bytes of one start
+  size_t Allocated = 0;
+  /// A send in the split window: each start copies the tail again.
+  bool Split = false;
   void *UserBuffer = nullptr;
   MPI_Count Count = 0;
   bool IsReceive = false;
@@ -123,18 +126,23 @@ int initPacked(const void *Buf, MPI_Count Count, MPI_Datatype T, int Peer,
   if (!B)
     return initPassed(Init(Buf, Count, Passed), Request, Call, std::move(Pass));
   uint64_t Bytes = static_cast<uint64_t>(Count) * B->Size;
-  char *Packed = static_cast<char *>(BufferPool::get().acquire(Bytes));
+  SplitSends &Splits = SplitSends::get();
+  uint64_t Allocated = IsReceive ? Bytes : Splits.bufferBytes(Bytes, Remote);
+  char *Packed = static_cast<char *>(BufferPool::get().acquire(Allocated));
   if (!Packed)
     return initPassed(Init(Buf, Count, T), Request, Call, {std::move(B)});
-  int Rc = Init(Packed, static_cast<MPI_Count>(Bytes), MPI_PACKED);
+  SplitSends::Wire Wire{static_cast<MPI_Count>(Bytes), MPI_PACKED};
+  if (!IsReceive)
+    Wire = Splits.wire(Packed, Bytes, Remote);
+  int Rc = Init(Packed, Wire.Count, Wire.Type);
   if (Rc != MPI_SUCCESS) {
-    BufferPool::get().release(Packed, Bytes);
+    BufferPool::get().release(Packed, Allocated);
     return Rc;
   }
-  PersistentTable::get().add(
-      *Request, PersistentRequest{std::move(B), Packed, Bytes,
-                                  const_cast<void *>(Buf), Count, IsReceive,
-                                  Call, {}});
+  PersistentRequest P{std::move(B), Packed, Bytes, Allocated,
+                      Wire.Type != MPI_PACKED, const_cast<void *>(Buf),
+                      Count, IsReceive, Call, {}};
+  PersistentTable::get().add(*Request, std::move(P));
   return Rc;
 }
 
@@ -167,8 +175,11 @@ int recvInit(void *buf, MPI_Count count, MPI_Datatype datatype, int source,
 
 /// Before MPI starts R: packs a send.
 void beforeStart(const PersistentRequest &P) {
-  if (P.B && !P.IsReceive)
-    P.B->pack(P.UserBuffer, P.Count, P.Packed);
+  if (!P.B || P.IsReceive)
+    return;
+  P.B->pack(P.UserBuffer, P.Count, P.Packed);
+  if (P.Split)
+    SplitSends::get().copyTail(P.Packed, P.Bytes);
 }
 
 /// After MPI started R: a substituted start is pending until a completion
@@ -181,7 +192,8 @@ void afterStart(MPI_Request R, const PersistentRequest &P) {
     return;
   }
   State.noteSubstituted(*P.B, P.Bytes);
-  Pending Start{P.IsReceive, P.Packed, P.Bytes, P.UserBuffer, P.Count, P.B};
+  Pending Start{P.IsReceive, P.Packed, P.Allocated, P.UserBuffer, P.Count,
+                P.B};
   Start.OwnsBuffer = false;
   State.Requests.add(R, std::move(Start));
 }
@@ -210,7 +222,7 @@ bool freePersistentRequest(MPI_Request *Request, int &Rc) {
     return true;
   }
   Rc = PMPI_Request_free(Request);
-  BufferPool::get().release(P->Packed, P->Bytes);
+  BufferPool::get().release(P->Packed, P->Allocated);
   return true;
 }
 

@@ -65,6 +65,9 @@ public:
     MPI_Datatype Type;
   };
   Wire wire(char *Buf, uint64_t Bytes, bool Remote = false);
+  /// A split send's buffer packed anew (a persistent request's start):
+  /// copies the tail past the gap again, as wire() did.
+  void copyTail(char *Buf, uint64_t Bytes);
   /// Sends split so far (the report).
   uint64_t count() const { return Sent.load(std::memory_order_relaxed); }
   /// The window in force, "LO:HI" in bytes, or "off" (the report).
