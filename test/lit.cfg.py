@@ -99,7 +99,7 @@ if config.have_mpi:
     config.substitutions.append(("%ddtc-rt-calibrate", config.ddtc_rt_calibrate))
     config.substitutions.append(("%rt-exchange", os.path.join(config.ddtc_runtime_test_dir, "rt-exchange" + config.ddtc_tool_suffix)))
     config.substitutions.append(("%rt-collectives", os.path.join(config.ddtc_runtime_test_dir, "rt-collectives" + config.ddtc_tool_suffix)))
-    config.substitutions.append(("%rt-persistent-collectives", os.path.join(config.ddtc_runtime_test_dir, "rt-persistent-collectives" + config.ddtc_tool_suffix)))
+    config.substitutions.append(("%rt-collective-forms", os.path.join(config.ddtc_runtime_test_dir, "rt-collective-forms" + config.ddtc_tool_suffix)))
     config.substitutions.append(("%rt-onesided", os.path.join(config.ddtc_runtime_test_dir, "rt-onesided" + config.ddtc_tool_suffix)))
     config.substitutions.append(("%trace-check", os.path.join(config.ddtc_runtime_test_dir, "trace-check" + config.ddtc_tool_suffix)))
     # The example applications (examples/, built with MPI).

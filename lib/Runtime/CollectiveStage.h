@@ -152,6 +152,36 @@ int callCollective(const CollectiveCall &How, const CollectiveFns<Args...> &Fns,
 /// The three forms of MPI collective F (IF its non-blocking form) as the
 /// program calls them, and in the count type of the family's packed calls.
 #define DDTC_COLLECTIVE_FNS(F, IF) collectiveFns(F, IF, DDTC_MPI_INIT_FN(F))
+
+/// The displacements that go with counts of CountT: int with int counts,
+/// MPI_Aint with MPI 4's MPI_Count ones (the `_c` functions).
+template <typename CountT>
+using DisplOf = std::conditional_t<std::is_same_v<CountT, int>, int, MPI_Aint>;
+
+/// Of two sets of forms, those of the int functions or of their `_c`
+/// (MPI_Count) siblings, the ones whose counts are CountT.
+template <typename CountT, typename IntFns, typename LargeFns>
+constexpr auto formsFor(IntFns Int, [[maybe_unused]] LargeFns Large) {
+  if constexpr (std::is_same_v<CountT, int>)
+    return Int;
+  else
+    return Large;
+}
+
+/// The forms of collective F the program called with counts of CountT:
+/// F's own, or (MPI_Count) F_c's, where the library has them.
+#if DDTC_MPI_LARGE_COUNT
+#if DDTC_MPI_4_CALLS
+#define DDTC_MPI_INIT_C_FN(F) F##_init_c
+#else
+#define DDTC_MPI_INIT_C_FN(F) nullptr
+#endif
+#define DDTC_COLLECTIVE_FNS_OF(CountT, F, IF)                                  \
+  formsFor<CountT>(DDTC_COLLECTIVE_FNS(F, IF),                                 \
+                   collectiveFns(F##_c, IF##_c, DDTC_MPI_INIT_C_FN(F)))
+#else
+#define DDTC_COLLECTIVE_FNS_OF(CountT, F, IF) DDTC_COLLECTIVE_FNS(F, IF)
+#endif
 #define DDTC_PACKED_COLLECTIVE_FNS(F, IF)                                      \
   collectiveFns(DDTC_MPI_COUNT_FN(F), DDTC_MPI_COUNT_FN(IF),                   \
                 DDTC_MPI_COUNT_INIT_FN(F))

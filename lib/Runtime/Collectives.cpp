@@ -113,11 +113,13 @@ size_t stagedBytes(uint64_t Block, const Blocks &Send, const Blocks &Receive,
   return Received ? ReceiveOffset + Received : sideBytes(Block, Send);
 }
 
-int bcast(void *Buf, int Count, MPI_Datatype T, int Root, MPI_Comm Comm,
+template <typename CountT>
+int bcast(void *Buf, CountT Count, MPI_Datatype T, int Root, MPI_Comm Comm,
           const CollectiveCall &How) {
   auto Plain = [&] {
-    return callCollective(How, DDTC_COLLECTIVE_FNS(PMPI_Bcast, PMPI_Ibcast),
-                          Buf, Count, T, Root, Comm);
+    return callCollective(
+        How, DDTC_COLLECTIVE_FNS_OF(CountT, PMPI_Bcast, PMPI_Ibcast), Buf,
+        Count, T, Root, Comm);
   };
   if (!substitutesCollective(Comm))
     return Plain();
@@ -146,12 +148,14 @@ int bcast(void *Buf, int Count, MPI_Datatype T, int Root, MPI_Comm Comm,
   });
 }
 
-int gather(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
-           int RCount, MPI_Datatype RT, int Root, MPI_Comm Comm,
+template <typename CountT>
+int gather(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
+           CountT RCount, MPI_Datatype RT, int Root, MPI_Comm Comm,
            const CollectiveCall &How) {
   auto Plain = [&] {
-    return callCollective(How, DDTC_COLLECTIVE_FNS(PMPI_Gather, PMPI_Igather),
-                          SBuf, SCount, ST, RBuf, RCount, RT, Root, Comm);
+    return callCollective(
+        How, DDTC_COLLECTIVE_FNS_OF(CountT, PMPI_Gather, PMPI_Igather), SBuf,
+        SCount, ST, RBuf, RCount, RT, Root, Comm);
   };
   if (!substitutesCollective(Comm))
     return Plain();
@@ -201,12 +205,14 @@ int gather(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
   });
 }
 
-int scatter(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
-            int RCount, MPI_Datatype RT, int Root, MPI_Comm Comm,
+template <typename CountT>
+int scatter(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
+            CountT RCount, MPI_Datatype RT, int Root, MPI_Comm Comm,
             const CollectiveCall &How) {
   auto Plain = [&] {
-    return callCollective(How, DDTC_COLLECTIVE_FNS(PMPI_Scatter, PMPI_Iscatter),
-                          SBuf, SCount, ST, RBuf, RCount, RT, Root, Comm);
+    return callCollective(
+        How, DDTC_COLLECTIVE_FNS_OF(CountT, PMPI_Scatter, PMPI_Iscatter), SBuf,
+        SCount, ST, RBuf, RCount, RT, Root, Comm);
   };
   if (!substitutesCollective(Comm))
     return Plain();
@@ -256,9 +262,9 @@ int scatter(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
 /// Allgather and Alltoall: every rank receives Size blocks, and sends one
 /// block (Allgather) or Size (Alltoall); in place, a rank's send blocks
 /// are in its receive buffer (Allgather: its own block of it).
-template <typename PlainFns, typename PackedFns>
-int everyToEvery(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
-                 int RCount, MPI_Datatype RT, MPI_Comm Comm,
+template <typename CountT, typename PlainFns, typename PackedFns>
+int everyToEvery(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
+                 CountT RCount, MPI_Datatype RT, MPI_Comm Comm,
                  const CollectiveCall &How, bool ToEvery, PlainFns Fns,
                  PackedFns Packed) {
   auto Plain = [&] {
@@ -316,21 +322,23 @@ int everyToEvery(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
   });
 }
 
-int allgather(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
-              int RCount, MPI_Datatype RT, MPI_Comm Comm,
+template <typename CountT>
+int allgather(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
+              CountT RCount, MPI_Datatype RT, MPI_Comm Comm,
               const CollectiveCall &How) {
   return everyToEvery(
       SBuf, SCount, ST, RBuf, RCount, RT, Comm, How, /*ToEvery=*/false,
-      DDTC_COLLECTIVE_FNS(PMPI_Allgather, PMPI_Iallgather),
+      DDTC_COLLECTIVE_FNS_OF(CountT, PMPI_Allgather, PMPI_Iallgather),
       DDTC_PACKED_COLLECTIVE_FNS(PMPI_Allgather, PMPI_Iallgather));
 }
 
-int alltoall(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
-             int RCount, MPI_Datatype RT, MPI_Comm Comm,
+template <typename CountT>
+int alltoall(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
+             CountT RCount, MPI_Datatype RT, MPI_Comm Comm,
              const CollectiveCall &How) {
   return everyToEvery(
       SBuf, SCount, ST, RBuf, RCount, RT, Comm, How, /*ToEvery=*/true,
-      DDTC_COLLECTIVE_FNS(PMPI_Alltoall, PMPI_Ialltoall),
+      DDTC_COLLECTIVE_FNS_OF(CountT, PMPI_Alltoall, PMPI_Ialltoall),
       DDTC_PACKED_COLLECTIVE_FNS(PMPI_Alltoall, PMPI_Ialltoall));
 }
 
@@ -474,6 +482,157 @@ DDTC_EXPORT int MPI_Alltoall_init(const void *sendbuf, int sendcount,
                                   int recvcount, MPI_Datatype recvtype,
                                   MPI_Comm comm, MPI_Info info,
                                   MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::AlltoallInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                        recvtype, comm, How);
+      });
+}
+#endif
+
+#if DDTC_MPI_LARGE_COUNT
+DDTC_EXPORT int MPI_Bcast_c(void *buffer, MPI_Count count,
+                            MPI_Datatype datatype, int root, MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Bcast);
+  return bcast(buffer, count, datatype, root, comm, {});
+}
+
+DDTC_EXPORT int MPI_Ibcast_c(void *buffer, MPI_Count count,
+                             MPI_Datatype datatype, int root, MPI_Comm comm,
+                             MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Ibcast);
+  return bcast(buffer, count, datatype, root, comm, {request});
+}
+
+DDTC_EXPORT int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             MPI_Count recvcount, MPI_Datatype recvtype,
+                             int root, MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Gather);
+  return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                root, comm, {});
+}
+
+DDTC_EXPORT int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              MPI_Count recvcount, MPI_Datatype recvtype,
+                              int root, MPI_Comm comm, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Igather);
+  return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                root, comm, {request});
+}
+
+DDTC_EXPORT int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              MPI_Count recvcount, MPI_Datatype recvtype,
+                              int root, MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Scatter);
+  return scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                 root, comm, {});
+}
+
+DDTC_EXPORT int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount,
+                               MPI_Datatype sendtype, void *recvbuf,
+                               MPI_Count recvcount, MPI_Datatype recvtype,
+                               int root, MPI_Comm comm, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Iscatter);
+  return scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                 root, comm, {request});
+}
+
+DDTC_EXPORT int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount,
+                                MPI_Datatype sendtype, void *recvbuf,
+                                MPI_Count recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Allgather);
+  return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   comm, {});
+}
+
+DDTC_EXPORT int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 MPI_Count recvcount, MPI_Datatype recvtype,
+                                 MPI_Comm comm, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Iallgather);
+  return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   comm, {request});
+}
+
+DDTC_EXPORT int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount,
+                               MPI_Datatype sendtype, void *recvbuf,
+                               MPI_Count recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Alltoall);
+  return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                  comm, {});
+}
+
+DDTC_EXPORT int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount,
+                                MPI_Datatype sendtype, void *recvbuf,
+                                MPI_Count recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Ialltoall);
+  return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                  comm, {request});
+}
+#endif
+
+#if DDTC_MPI_LARGE_COUNT && DDTC_MPI_4_CALLS
+DDTC_EXPORT int MPI_Bcast_init_c(void *buffer, MPI_Count count,
+                                 MPI_Datatype datatype, int root, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::BcastInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return bcast(buffer, count, datatype, root, comm, How);
+      });
+}
+
+DDTC_EXPORT int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf,
+                                  MPI_Count recvcount, MPI_Datatype recvtype,
+                                  int root, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::GatherInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                      recvtype, root, comm, How);
+      });
+}
+
+DDTC_EXPORT int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf,
+                                   MPI_Count recvcount, MPI_Datatype recvtype,
+                                   int root, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::ScatterInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                       recvtype, root, comm, How);
+      });
+}
+
+DDTC_EXPORT int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount,
+                                     MPI_Datatype sendtype, void *recvbuf,
+                                     MPI_Count recvcount, MPI_Datatype recvtype,
+                                     MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::AllgatherInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                         recvtype, comm, How);
+      });
+}
+
+DDTC_EXPORT int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf,
+                                    MPI_Count recvcount, MPI_Datatype recvtype,
+                                    MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request) {
   CallScope Scope(SubstitutedCall::AlltoallInit);
   return initPersistentCollective(
       info, request, [&](const CollectiveCall &How) {

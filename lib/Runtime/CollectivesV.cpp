@@ -15,13 +15,15 @@ using namespace ddtc;
 
 namespace {
 
-int gatherv(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
-            const int *RCounts, const int *Displs, MPI_Datatype RT, int Root,
-            MPI_Comm Comm, const CollectiveCall &How) {
+template <typename CountT>
+int gatherv(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
+            const CountT *RCounts, const DisplOf<CountT> *Displs,
+            MPI_Datatype RT, int Root, MPI_Comm Comm,
+            const CollectiveCall &How) {
   auto Plain = [&] {
-    return callCollective(How, DDTC_COLLECTIVE_FNS(PMPI_Gatherv, PMPI_Igatherv),
-                          SBuf, SCount, ST, RBuf, RCounts, Displs, RT, Root,
-                          Comm);
+    return callCollective(
+        How, DDTC_COLLECTIVE_FNS_OF(CountT, PMPI_Gatherv, PMPI_Igatherv), SBuf,
+        SCount, ST, RBuf, RCounts, Displs, RT, Root, Comm);
   };
   if (!substitutesCollective(Comm))
     return Plain();
@@ -49,13 +51,15 @@ int gatherv(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
       NoPiece, InPlace ? Root : NoPiece);
 }
 
-int scatterv(const void *SBuf, const int *SCounts, const int *Displs,
-             MPI_Datatype ST, void *RBuf, int RCount, MPI_Datatype RT, int Root,
-             MPI_Comm Comm, const CollectiveCall &How) {
+template <typename CountT>
+int scatterv(const void *SBuf, const CountT *SCounts,
+             const DisplOf<CountT> *Displs, MPI_Datatype ST, void *RBuf,
+             CountT RCount, MPI_Datatype RT, int Root, MPI_Comm Comm,
+             const CollectiveCall &How) {
   auto Plain = [&] {
     return callCollective(
-        How, DDTC_COLLECTIVE_FNS(PMPI_Scatterv, PMPI_Iscatterv), SBuf, SCounts,
-        Displs, ST, RBuf, RCount, RT, Root, Comm);
+        How, DDTC_COLLECTIVE_FNS_OF(CountT, PMPI_Scatterv, PMPI_Iscatterv),
+        SBuf, SCounts, Displs, ST, RBuf, RCount, RT, Root, Comm);
   };
   if (!substitutesCollective(Comm))
     return Plain();
@@ -85,13 +89,14 @@ int scatterv(const void *SBuf, const int *SCounts, const int *Displs,
       InPlace ? Root : NoPiece);
 }
 
-int allgatherv(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
-               const int *RCounts, const int *Displs, MPI_Datatype RT,
-               MPI_Comm Comm, const CollectiveCall &How) {
+template <typename CountT>
+int allgatherv(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
+               const CountT *RCounts, const DisplOf<CountT> *Displs,
+               MPI_Datatype RT, MPI_Comm Comm, const CollectiveCall &How) {
   auto Plain = [&] {
     return callCollective(
-        How, DDTC_COLLECTIVE_FNS(PMPI_Allgatherv, PMPI_Iallgatherv), SBuf,
-        SCount, ST, RBuf, RCounts, Displs, RT, Comm);
+        How, DDTC_COLLECTIVE_FNS_OF(CountT, PMPI_Allgatherv, PMPI_Iallgatherv),
+        SBuf, SCount, ST, RBuf, RCounts, Displs, RT, Comm);
   };
   if (!substitutesCollective(Comm))
     return Plain();
@@ -118,14 +123,15 @@ int allgatherv(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
       NoPiece, InPlace ? Rank : NoPiece, InPlace ? Rank : NoPiece);
 }
 
-int alltoallv(const void *SBuf, const int *SCounts, const int *SDispls,
-              MPI_Datatype ST, void *RBuf, const int *RCounts,
-              const int *RDispls, MPI_Datatype RT, MPI_Comm Comm,
-              const CollectiveCall &How) {
+template <typename CountT>
+int alltoallv(const void *SBuf, const CountT *SCounts,
+              const DisplOf<CountT> *SDispls, MPI_Datatype ST, void *RBuf,
+              const CountT *RCounts, const DisplOf<CountT> *RDispls,
+              MPI_Datatype RT, MPI_Comm Comm, const CollectiveCall &How) {
   auto Plain = [&] {
     return callCollective(
-        How, DDTC_COLLECTIVE_FNS(PMPI_Alltoallv, PMPI_Ialltoallv), SBuf,
-        SCounts, SDispls, ST, RBuf, RCounts, RDispls, RT, Comm);
+        How, DDTC_COLLECTIVE_FNS_OF(CountT, PMPI_Alltoallv, PMPI_Ialltoallv),
+        SBuf, SCounts, SDispls, ST, RBuf, RCounts, RDispls, RT, Comm);
   };
   if (!substitutesCollective(Comm))
     return Plain();
@@ -150,14 +156,16 @@ int alltoallv(const void *SBuf, const int *SCounts, const int *SDispls,
       NoPiece, NoPiece, InPlace ? EveryPiece : NoPiece);
 }
 
-int alltoallw(const void *SBuf, const int *SCounts, const int *SDispls,
-              const MPI_Datatype *STypes, void *RBuf, const int *RCounts,
-              const int *RDispls, const MPI_Datatype *RTypes, MPI_Comm Comm,
+template <typename CountT>
+int alltoallw(const void *SBuf, const CountT *SCounts,
+              const DisplOf<CountT> *SDispls, const MPI_Datatype *STypes,
+              void *RBuf, const CountT *RCounts, const DisplOf<CountT> *RDispls,
+              const MPI_Datatype *RTypes, MPI_Comm Comm,
               const CollectiveCall &How) {
   auto Plain = [&] {
     return callCollective(
-        How, DDTC_COLLECTIVE_FNS(PMPI_Alltoallw, PMPI_Ialltoallw), SBuf,
-        SCounts, SDispls, STypes, RBuf, RCounts, RDispls, RTypes, Comm);
+        How, DDTC_COLLECTIVE_FNS_OF(CountT, PMPI_Alltoallw, PMPI_Ialltoallw),
+        SBuf, SCounts, SDispls, STypes, RBuf, RCounts, RDispls, RTypes, Comm);
   };
   if (!substitutesCollective(Comm))
     return Plain();
@@ -345,6 +353,184 @@ MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[],
                    void *recvbuf, const int recvcounts[], const int rdispls[],
                    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
                    MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::AlltoallwInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                         recvcounts, rdispls, recvtypes, comm, How);
+      });
+}
+#endif
+
+#if DDTC_MPI_LARGE_COUNT
+DDTC_EXPORT int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              const MPI_Count recvcounts[],
+                              const MPI_Aint displs[], MPI_Datatype recvtype,
+                              int root, MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Gatherv);
+  return gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                 recvtype, root, comm, {});
+}
+
+DDTC_EXPORT int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount,
+                               MPI_Datatype sendtype, void *recvbuf,
+                               const MPI_Count recvcounts[],
+                               const MPI_Aint displs[], MPI_Datatype recvtype,
+                               int root, MPI_Comm comm, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Igatherv);
+  return gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                 recvtype, root, comm, {request});
+}
+
+DDTC_EXPORT int MPI_Scatterv_c(const void *sendbuf,
+                               const MPI_Count sendcounts[],
+                               const MPI_Aint displs[], MPI_Datatype sendtype,
+                               void *recvbuf, MPI_Count recvcount,
+                               MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Scatterv);
+  return scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                  recvtype, root, comm, {});
+}
+
+DDTC_EXPORT int MPI_Iscatterv_c(const void *sendbuf,
+                                const MPI_Count sendcounts[],
+                                const MPI_Aint displs[], MPI_Datatype sendtype,
+                                void *recvbuf, MPI_Count recvcount,
+                                MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Iscatterv);
+  return scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                  recvtype, root, comm, {request});
+}
+
+DDTC_EXPORT int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 const MPI_Count recvcounts[],
+                                 const MPI_Aint displs[], MPI_Datatype recvtype,
+                                 MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Allgatherv);
+  return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                    recvtype, comm, {});
+}
+
+DDTC_EXPORT int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf,
+                                  const MPI_Count recvcounts[],
+                                  const MPI_Aint displs[],
+                                  MPI_Datatype recvtype, MPI_Comm comm,
+                                  MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Iallgatherv);
+  return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                    recvtype, comm, {request});
+}
+
+DDTC_EXPORT int MPI_Alltoallv_c(const void *sendbuf,
+                                const MPI_Count sendcounts[],
+                                const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                                void *recvbuf, const MPI_Count recvcounts[],
+                                const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                                MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Alltoallv);
+  return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                   rdispls, recvtype, comm, {});
+}
+
+DDTC_EXPORT int
+MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                 const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                 const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Ialltoallv);
+  return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                   rdispls, recvtype, comm, {request});
+}
+
+DDTC_EXPORT int MPI_Alltoallw_c(
+    const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+    const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::Alltoallw);
+  return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                   rdispls, recvtypes, comm, {});
+}
+
+DDTC_EXPORT int
+MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                 void *recvbuf, const MPI_Count recvcounts[],
+                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                 MPI_Comm comm, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::Ialltoallw);
+  return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                   rdispls, recvtypes, comm, {request});
+}
+#endif
+
+#if DDTC_MPI_LARGE_COUNT && DDTC_MPI_4_CALLS
+DDTC_EXPORT int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf,
+                                   const MPI_Count recvcounts[],
+                                   const MPI_Aint displs[],
+                                   MPI_Datatype recvtype, int root,
+                                   MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::GathervInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                       displs, recvtype, root, comm, How);
+      });
+}
+
+DDTC_EXPORT int MPI_Scatterv_init_c(const void *sendbuf,
+                                    const MPI_Count sendcounts[],
+                                    const MPI_Aint displs[],
+                                    MPI_Datatype sendtype, void *recvbuf,
+                                    MPI_Count recvcount, MPI_Datatype recvtype,
+                                    int root, MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::ScattervInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf,
+                        recvcount, recvtype, root, comm, How);
+      });
+}
+
+DDTC_EXPORT int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+                                      MPI_Datatype sendtype, void *recvbuf,
+                                      const MPI_Count recvcounts[],
+                                      const MPI_Aint displs[],
+                                      MPI_Datatype recvtype, MPI_Comm comm,
+                                      MPI_Info info, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::AllgathervInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                          displs, recvtype, comm, How);
+      });
+}
+
+DDTC_EXPORT int
+MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                     const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                     void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                     MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::AlltoallvInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                         recvcounts, rdispls, recvtype, comm, How);
+      });
+}
+DDTC_EXPORT int
+MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                     void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                     MPI_Comm comm, MPI_Info info, MPI_Request *request) {
   CallScope Scope(SubstitutedCall::AlltoallwInit);
   return initPersistentCollective(
       info, request, [&](const CollectiveCall &How) {

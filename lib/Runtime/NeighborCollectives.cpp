@@ -62,14 +62,16 @@ int neighborhood(MPI_Comm Comm, const void *SBuf, void *RBuf,
                    });
 }
 
-int neighborAllgather(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
-                      int RCount, MPI_Datatype RT, MPI_Comm Comm,
+template <typename CountT>
+int neighborAllgather(const void *SBuf, CountT SCount, MPI_Datatype ST,
+                      void *RBuf, CountT RCount, MPI_Datatype RT, MPI_Comm Comm,
                       const CollectiveCall &How) {
   auto Plain = [&] {
-    return callCollective(
-        How,
-        DDTC_COLLECTIVE_FNS(PMPI_Neighbor_allgather, PMPI_Ineighbor_allgather),
-        SBuf, SCount, ST, RBuf, RCount, RT, Comm);
+    return callCollective(How,
+                          DDTC_COLLECTIVE_FNS_OF(CountT,
+                                                 PMPI_Neighbor_allgather,
+                                                 PMPI_Ineighbor_allgather),
+                          SBuf, SCount, ST, RBuf, RCount, RT, Comm);
   };
   auto Fill = [&](CollectiveSide &Sent, CollectiveSide &Received, int In,
                   int) {
@@ -90,14 +92,16 @@ int neighborAllgather(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
                       });
 }
 
-int neighborAllgatherv(const void *SBuf, int SCount, MPI_Datatype ST,
-                       void *RBuf, const int *RCounts, const int *Displs,
-                       MPI_Datatype RT, MPI_Comm Comm,
-                       const CollectiveCall &How) {
+template <typename CountT>
+int neighborAllgatherv(const void *SBuf, CountT SCount, MPI_Datatype ST,
+                       void *RBuf, const CountT *RCounts,
+                       const DisplOf<CountT> *Displs, MPI_Datatype RT,
+                       MPI_Comm Comm, const CollectiveCall &How) {
   auto Plain = [&] {
     return callCollective(How,
-                          DDTC_COLLECTIVE_FNS(PMPI_Neighbor_allgatherv,
-                                              PMPI_Ineighbor_allgatherv),
+                          DDTC_COLLECTIVE_FNS_OF(CountT,
+                                                 PMPI_Neighbor_allgatherv,
+                                                 PMPI_Ineighbor_allgatherv),
                           SBuf, SCount, ST, RBuf, RCounts, Displs, RT, Comm);
   };
   auto Fill = [&](CollectiveSide &Sent, CollectiveSide &Received, int In,
@@ -119,14 +123,15 @@ int neighborAllgatherv(const void *SBuf, int SCount, MPI_Datatype ST,
       });
 }
 
-int neighborAlltoall(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
-                     int RCount, MPI_Datatype RT, MPI_Comm Comm,
+template <typename CountT>
+int neighborAlltoall(const void *SBuf, CountT SCount, MPI_Datatype ST,
+                     void *RBuf, CountT RCount, MPI_Datatype RT, MPI_Comm Comm,
                      const CollectiveCall &How) {
   auto Plain = [&] {
-    return callCollective(
-        How,
-        DDTC_COLLECTIVE_FNS(PMPI_Neighbor_alltoall, PMPI_Ineighbor_alltoall),
-        SBuf, SCount, ST, RBuf, RCount, RT, Comm);
+    return callCollective(How,
+                          DDTC_COLLECTIVE_FNS_OF(CountT, PMPI_Neighbor_alltoall,
+                                                 PMPI_Ineighbor_alltoall),
+                          SBuf, SCount, ST, RBuf, RCount, RT, Comm);
   };
   auto Fill = [&](CollectiveSide &Sent, CollectiveSide &Received, int In,
                   int Out) {
@@ -146,14 +151,17 @@ int neighborAlltoall(const void *SBuf, int SCount, MPI_Datatype ST, void *RBuf,
                       });
 }
 
-int neighborAlltoallv(const void *SBuf, const int *SCounts, const int *SDispls,
-                      MPI_Datatype ST, void *RBuf, const int *RCounts,
-                      const int *RDispls, MPI_Datatype RT, MPI_Comm Comm,
-                      const CollectiveCall &How) {
+template <typename CountT>
+int neighborAlltoallv(const void *SBuf, const CountT *SCounts,
+                      const DisplOf<CountT> *SDispls, MPI_Datatype ST,
+                      void *RBuf, const CountT *RCounts,
+                      const DisplOf<CountT> *RDispls, MPI_Datatype RT,
+                      MPI_Comm Comm, const CollectiveCall &How) {
   auto Plain = [&] {
     return callCollective(
         How,
-        DDTC_COLLECTIVE_FNS(PMPI_Neighbor_alltoallv, PMPI_Ineighbor_alltoallv),
+        DDTC_COLLECTIVE_FNS_OF(CountT, PMPI_Neighbor_alltoallv,
+                               PMPI_Ineighbor_alltoallv),
         SBuf, SCounts, SDispls, ST, RBuf, RCounts, RDispls, RT, Comm);
   };
   auto Fill = [&](CollectiveSide &Sent, CollectiveSide &Received, int In,
@@ -173,15 +181,17 @@ int neighborAlltoallv(const void *SBuf, const int *SCounts, const int *SDispls,
       });
 }
 
-int neighborAlltoallw(const void *SBuf, const int *SCounts,
+template <typename CountT>
+int neighborAlltoallw(const void *SBuf, const CountT *SCounts,
                       const MPI_Aint *SDispls, const MPI_Datatype *STypes,
-                      void *RBuf, const int *RCounts, const MPI_Aint *RDispls,
-                      const MPI_Datatype *RTypes, MPI_Comm Comm,
-                      const CollectiveCall &How) {
+                      void *RBuf, const CountT *RCounts,
+                      const MPI_Aint *RDispls, const MPI_Datatype *RTypes,
+                      MPI_Comm Comm, const CollectiveCall &How) {
   auto Plain = [&] {
     return callCollective(
         How,
-        DDTC_COLLECTIVE_FNS(PMPI_Neighbor_alltoallw, PMPI_Ineighbor_alltoallw),
+        DDTC_COLLECTIVE_FNS_OF(CountT, PMPI_Neighbor_alltoallw,
+                               PMPI_Ineighbor_alltoallw),
         SBuf, SCounts, SDispls, STypes, RBuf, RCounts, RDispls, RTypes, Comm);
   };
   auto Fill = [&](CollectiveSide &Sent, CollectiveSide &Received, int In,
@@ -361,6 +371,174 @@ DDTC_EXPORT int MPI_Neighbor_alltoallv_init(
 DDTC_EXPORT int MPI_Neighbor_alltoallw_init(
     const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
     const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+    MPI_Info info, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::NeighborAlltoallwInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return neighborAlltoallw(sendbuf, sendcounts, sdispls, sendtypes,
+                                 recvbuf, recvcounts, rdispls, recvtypes, comm,
+                                 How);
+      });
+}
+#endif
+
+#if DDTC_MPI_LARGE_COUNT
+DDTC_EXPORT int MPI_Neighbor_allgather_c(const void *sendbuf,
+                                         MPI_Count sendcount,
+                                         MPI_Datatype sendtype, void *recvbuf,
+                                         MPI_Count recvcount,
+                                         MPI_Datatype recvtype, MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::NeighborAllgather);
+  return neighborAllgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                           recvtype, comm, {});
+}
+
+DDTC_EXPORT int MPI_Ineighbor_allgather_c(const void *sendbuf,
+                                          MPI_Count sendcount,
+                                          MPI_Datatype sendtype, void *recvbuf,
+                                          MPI_Count recvcount,
+                                          MPI_Datatype recvtype, MPI_Comm comm,
+                                          MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::IneighborAllgather);
+  return neighborAllgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                           recvtype, comm, {request});
+}
+
+DDTC_EXPORT int
+MPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount,
+                          MPI_Datatype sendtype, void *recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint displs[],
+                          MPI_Datatype recvtype, MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::NeighborAllgatherv);
+  return neighborAllgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                            displs, recvtype, comm, {});
+}
+
+DDTC_EXPORT int MPI_Ineighbor_allgatherv_c(
+    const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+    void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::IneighborAllgatherv);
+  return neighborAllgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                            displs, recvtype, comm, {request});
+}
+
+DDTC_EXPORT int MPI_Neighbor_alltoall_c(const void *sendbuf,
+                                        MPI_Count sendcount,
+                                        MPI_Datatype sendtype, void *recvbuf,
+                                        MPI_Count recvcount,
+                                        MPI_Datatype recvtype, MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::NeighborAlltoall);
+  return neighborAlltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm, {});
+}
+
+DDTC_EXPORT int MPI_Ineighbor_alltoall_c(const void *sendbuf,
+                                         MPI_Count sendcount,
+                                         MPI_Datatype sendtype, void *recvbuf,
+                                         MPI_Count recvcount,
+                                         MPI_Datatype recvtype, MPI_Comm comm,
+                                         MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::IneighborAlltoall);
+  return neighborAlltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm, {request});
+}
+
+DDTC_EXPORT int MPI_Neighbor_alltoallv_c(
+    const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+    MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+    const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::NeighborAlltoallv);
+  return neighborAlltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                           recvcounts, rdispls, recvtype, comm, {});
+}
+
+DDTC_EXPORT int
+MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                          void *recvbuf, const MPI_Count recvcounts[],
+                          const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                          MPI_Comm comm, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::IneighborAlltoallv);
+  return neighborAlltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                           recvcounts, rdispls, recvtype, comm, {request});
+}
+
+DDTC_EXPORT int MPI_Neighbor_alltoallw_c(
+    const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+    const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  CallScope Scope(SubstitutedCall::NeighborAlltoallw);
+  return neighborAlltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                           recvcounts, rdispls, recvtypes, comm, {});
+}
+
+DDTC_EXPORT int MPI_Ineighbor_alltoallw_c(
+    const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+    const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+    MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::IneighborAlltoallw);
+  return neighborAlltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                           recvcounts, rdispls, recvtypes, comm, {request});
+}
+#endif
+
+#if DDTC_MPI_LARGE_COUNT && DDTC_MPI_4_CALLS
+DDTC_EXPORT int MPI_Neighbor_allgather_init_c(
+    const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+    MPI_Info info, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::NeighborAllgatherInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return neighborAllgather(sendbuf, sendcount, sendtype, recvbuf,
+                                 recvcount, recvtype, comm, How);
+      });
+}
+
+DDTC_EXPORT int MPI_Neighbor_allgatherv_init_c(
+    const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+    void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::NeighborAllgathervInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return neighborAllgatherv(sendbuf, sendcount, sendtype, recvbuf,
+                                  recvcounts, displs, recvtype, comm, How);
+      });
+}
+
+DDTC_EXPORT int MPI_Neighbor_alltoall_init_c(
+    const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+    MPI_Info info, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::NeighborAlltoallInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return neighborAlltoall(sendbuf, sendcount, sendtype, recvbuf,
+                                recvcount, recvtype, comm, How);
+      });
+}
+
+DDTC_EXPORT int MPI_Neighbor_alltoallv_init_c(
+    const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+    MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+    const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+    MPI_Info info, MPI_Request *request) {
+  CallScope Scope(SubstitutedCall::NeighborAlltoallvInit);
+  return initPersistentCollective(
+      info, request, [&](const CollectiveCall &How) {
+        return neighborAlltoallv(sendbuf, sendcounts, sdispls, sendtype,
+                                 recvbuf, recvcounts, rdispls, recvtype, comm,
+                                 How);
+      });
+}
+
+DDTC_EXPORT int MPI_Neighbor_alltoallw_init_c(
+    const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+    const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
     MPI_Info info, MPI_Request *request) {
   CallScope Scope(SubstitutedCall::NeighborAlltoallwInit);
