@@ -285,6 +285,14 @@ int runStaged(std::unique_ptr<CollectiveStage> Stage, const CollectiveCall &How,
     return Rc == MPI_SUCCESS ? Stage->finish() : Rc;
   }
   Stage->keepTypes();
+  // A persistent stage is packed at the creation too, not only at each
+  // start: MPICH 4.0.2's MPI_Gather_init copies the root's own block when
+  // the request is made (pmodels/mpich#7078), and a program whose data do
+  // not change between starts (MPICH's coll/p_gather) then gets from it
+  // what it gets without the runtime.
+  if (How.persistent())
+    if (int Rc = Stage->packRecorded())
+      return Rc;
   int Rc = Call();
   if (Rc != MPI_SUCCESS)
     return Rc;
