@@ -8,7 +8,8 @@ from ddtc-bench results (comm-bench.sh), per file and operation:
   - for messages above 4 KiB: the cases where ddtc is slower than mpi,
     mpi-normalized or mpi-pack by more than the noise (5%), named;
   - how far the ddtc variant is from reference + kernel_us (its kernels'
-    time: rank 0's alone, every rank's at once for MPI_Allgather, as the
+    time: rank 0's alone, every rank's at once for MPI_Allgather,
+    MPI_Alltoall(w) and MPI_Neighbor_alltoallw, as the
     operation runs them): the cases beyond 10%, named.
 
 On results merged from several launches (comm-merge.py), every ratio
@@ -25,6 +26,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import stats  # noqa: E402  (bench/stats.py)
 
 NOISE = 1.05
+# ddtc-bench's operations, in the order it reports them (docs/cli.md).
+OPS = ("pingpong", "pingpong-persistent", "bcast", "allgather", "alltoall",
+       "alltoallw", "gather", "scatter", "neighbor-alltoallw")
 
 
 def per_launch(r):
@@ -53,7 +57,7 @@ def main():
         cases = defaultdict(dict)
         for r in doc["results"]:
             cases[(r["type"], r["count"], r["op"])][r["variant"]] = r
-        for op in ("pingpong", "bcast", "allgather"):
+        for op in OPS:
             rows = {k: v for k, v in cases.items() if k[2] == op and "ddtc" in v and "mpi" in v}
             if not rows:
                 continue

@@ -22,6 +22,18 @@ const char *getName(Op O) {
     return "bcast";
   case Op::Allgather:
     return "allgather";
+  case Op::PingPongPersistent:
+    return "pingpong-persistent";
+  case Op::Alltoall:
+    return "alltoall";
+  case Op::Alltoallw:
+    return "alltoallw";
+  case Op::Gather:
+    return "gather";
+  case Op::Scatter:
+    return "scatter";
+  case Op::NeighborAlltoallw:
+    return "neighbor-alltoallw";
   }
   return "?";
 }
@@ -88,9 +100,9 @@ std::vector<E> pickNamed(const std::string &Option, const std::string &List,
 
 int parseBenchOptions(int Argc, char **Argv, int Rank, BenchOptions &O) {
   CLI::App App{
-      "ddtc-bench: ping-pong, MPI_Bcast and MPI_Allgather of the types of a "
-      "description or trace file, with MPI's datatype engine, MPI_Pack and "
-      "ddtc's kernels (run with mpiexec)",
+      "ddtc-bench: ping-pong, MPI_Bcast, MPI_Allgather and other "
+      "operations on the types of a description or trace file, with MPI's "
+      "datatype engine, MPI_Pack and ddtc's kernels (run with mpiexec)",
       "ddtc-bench"};
   std::string Types, Ops, Variants, Counts, Chunk;
   App.add_option("file", O.File, "description (format v1) or trace file")
@@ -98,7 +110,10 @@ int parseBenchOptions(int Argc, char **Argv, int Rank, BenchOptions &O) {
   App.add_option("--types", Types,
                  "types to measure, comma-separated "
                  "(default: every named type)");
-  App.add_option("--ops", Ops, "pingpong,bcast,allgather (default: all)");
+  App.add_option("--ops", Ops,
+                 "pingpong,pingpong-persistent,bcast,allgather,alltoall,"
+                 "alltoallw,gather,scatter,neighbor-alltoallw, or all "
+                 "(default: pingpong,bcast,allgather)");
   App.add_option("--variants", Variants,
                  "reference,mpi,mpi-normalized,mpi-pack,ddtc (default: all)");
   CLI::Option *CountOpt = App.add_option("--count", Counts,
@@ -139,7 +154,9 @@ int parseBenchOptions(int Argc, char **Argv, int Rank, BenchOptions &O) {
     App.parse(Argc, Argv);
     if (!Types.empty())
       O.Types = splitList(Types);
-    if (!Ops.empty())
+    if (Ops == "all")
+      O.Ops.assign(std::begin(AllOps), std::end(AllOps));
+    else if (!Ops.empty())
       O.Ops = pickNamed("--ops", Ops, AllOps);
     if (!Variants.empty())
       O.Variants = pickNamed("--variants", Variants, AllVariants);

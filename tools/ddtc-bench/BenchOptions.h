@@ -14,13 +14,30 @@
 
 namespace ddtc::bench {
 
-/// The communication operations, in the order of seed 000's
-/// (docs/design.md#references) figures.
-enum class Op { PingPong, Bcast, Allgather };
+/// The communication operations, in the order they are reported: seed
+/// 000's (docs/design.md#references) three, then the others.
+enum class Op {
+  PingPong,
+  PingPongPersistent,
+  Bcast,
+  Allgather,
+  Alltoall,
+  Alltoallw,
+  Gather,
+  Scatter,
+  NeighborAlltoallw
+};
 /// The ways of communicating one type, in the order they are reported.
 enum class Variant { Reference, Mpi, MpiNormalized, MpiPack, Ddtc };
 
-constexpr Op AllOps[] = {Op::PingPong, Op::Bcast, Op::Allgather};
+constexpr Op AllOps[] = {Op::PingPong,   Op::PingPongPersistent,
+                         Op::Bcast,      Op::Allgather,
+                         Op::Alltoall,   Op::Alltoallw,
+                         Op::Gather,     Op::Scatter,
+                         Op::NeighborAlltoallw};
+/// Without --ops: seed 000's three, so that a run of a whole corpus stays
+/// as long as its figures need.
+constexpr Op DefaultOps[] = {Op::PingPong, Op::Bcast, Op::Allgather};
 constexpr Variant AllVariants[] = {Variant::Reference, Variant::Mpi,
                                    Variant::MpiNormalized, Variant::MpiPack,
                                    Variant::Ddtc};
@@ -31,7 +48,7 @@ const char *getName(Variant V);
 struct BenchOptions {
   std::string File;
   std::vector<std::string> Types; ///< empty: every named type
-  std::vector<Op> Ops{std::begin(AllOps), std::end(AllOps)};
+  std::vector<Op> Ops{std::begin(DefaultOps), std::end(DefaultOps)};
   std::vector<Variant> Variants{std::begin(AllVariants), std::end(AllVariants)};
   std::vector<int64_t> Counts{1}; ///< --count
   bool Uses = false;              ///< counts from the trace's x-uses

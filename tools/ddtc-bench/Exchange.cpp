@@ -36,8 +36,48 @@ Span spanOf(const Type *T, int64_t N) {
   return {Lo, Hi};
 }
 
+/// The neighbors of a rank on the 2-D torus of neighbor-alltoallw.
+constexpr int Neighbors = 4;
+
+/// The blocks of count instances a rank sends from (receives into).
+int sendBlocksOf(Op O, int Size) {
+  switch (O) {
+  case Op::PingPong:
+  case Op::PingPongPersistent:
+  case Op::Bcast:
+  case Op::Allgather:
+  case Op::Gather:
+    return 1;
+  case Op::Alltoall:
+  case Op::Alltoallw:
+  case Op::Scatter:
+    return Size;
+  case Op::NeighborAlltoallw:
+    return Neighbors;
+  }
+  return 1;
+}
+
+int recvBlocksOf(Op O, int Size) {
+  switch (O) {
+  case Op::PingPong:
+  case Op::PingPongPersistent:
+  case Op::Bcast:
+  case Op::Scatter:
+    return 1;
+  case Op::Allgather:
+  case Op::Alltoall:
+  case Op::Alltoallw:
+  case Op::Gather:
+    return Size;
+  case Op::NeighborAlltoallw:
+    return Neighbors;
+  }
+  return 1;
+}
+
 int64_t recvInstances(Op O, int64_t Count, int Size) {
-  return O == Op::Allgather ? Count * Size : Count;
+  return Count * recvBlocksOf(O, Size);
 }
 
 /// Overwrites with 0 the bytes of N instances of T at Base that carry no
@@ -95,13 +135,19 @@ std::optional<std::string> Exchange::whyNot(const TypeUnderTest &U, Op O,
                                             uint64_t MaxBuffer) {
   const Type *T = U.T;
   __int128 Bytes = static_cast<__int128>(Count) * T->size();
-  __int128 Gathered = O == Op::Allgather ? Bytes * Size : Bytes;
-  if (Count > INT_MAX || Gathered > INT_MAX)
+  int SendBlocks = sendBlocksOf(O, Size), RecvBlocks = recvBlocksOf(O, Size);
+  int Blocks = std::max(SendBlocks, RecvBlocks);
+  // Counts and displacements of whole buffers are ints: MPI_Allgatherv's
+  // byte displacements of the pipeline, MPI_Alltoallw's of the blocks.
+  __int128 Reach = static_cast<__int128>(Count) * Blocks *
+                   std::max<int64_t>(T->extent(), -T->extent());
+  if (Count > INT_MAX || Bytes * Blocks > INT_MAX ||
+      (O == Op::Alltoallw && Reach > INT_MAX))
     return std::string("more than INT_MAX elements or bytes in one call");
-  Span Send = spanOf(T, Count);
+  Span Send = spanOf(T, Count * SendBlocks);
   Span Recv = spanOf(T, recvInstances(O, Count, Size));
-  __int128 Total =
-      (Send.Hi - Send.Lo) + (Recv.Hi - Recv.Lo) + 2 * (Bytes + Gathered);
+  __int128 Total = (Send.Hi - Send.Lo) + (Recv.Hi - Recv.Lo) +
+                   2 * Bytes * (SendBlocks + RecvBlocks);
   if (Total > static_cast<__int128>(MaxBuffer))
     return "its buffers would take " +
            std::to_string(
@@ -128,21 +174,23 @@ Exchange::Exchange(const TypeUnderTest &U, Op O, int64_t Count, int Rank,
                    int Size, uint64_t Chunk)
     : U(U), O(O), Count(Count), Rank(Rank), Size(Size),
       Bytes(Count * U.T->size()), Chunk(pieceBytes(Bytes, Chunk)),
+      SendCount(Count * sendBlocksOf(O, Size)),
       RecvCount(recvInstances(O, Count, Size)) {
-  Span Send = spanOf(U.T, Count), Recv = spanOf(U.T, RecvCount);
+  Span Send = spanOf(U.T, SendCount), Recv = spanOf(U.T, RecvCount);
   TypedSend = Buffer(int64_t(Send.Lo), int64_t(Send.Hi), Buffer::TypedSend);
   TypedRecv = Buffer(int64_t(Recv.Lo), int64_t(Recv.Hi), Buffer::TypedRecv);
   TypedSend.fill(typedSendSalt(Rank));
 
   MPI_Pack_size(static_cast<int>(Count), U.Mpi, MPI_COMM_WORLD, &PackCapacity);
-  int64_t Gather = O == Op::Allgather ? Size : 1;
   int64_t PackBytes = std::max<int64_t>(PackCapacity, Bytes);
   // Room for the ddtc variant's split sends (SplitSend.h) as well.
-  PackSend = Buffer(0, PackBytes + static_cast<int64_t>(SplitSends::Gap),
+  PackSend = Buffer(0,
+                    PackBytes * sendBlocks() +
+                        static_cast<int64_t>(SplitSends::Gap),
                     Buffer::PackedSend);
-  PackRecv = Buffer(0, PackBytes * Gather, Buffer::PackedRecv);
-  RefSend = Buffer(0, Bytes, Buffer::RefSend);
-  RefRecv = Buffer(0, Bytes * Gather, Buffer::RefRecv);
+  PackRecv = Buffer(0, PackBytes * recvBlocks(), Buffer::PackedRecv);
+  RefSend = Buffer(0, Bytes * sendBlocks(), Buffer::RefSend);
+  RefRecv = Buffer(0, Bytes * recvBlocks(), Buffer::RefRecv);
   RefSend.fill(refSendSalt(Rank));
   // What MPI_Pack writes for Count instances: the length every variant
   // that sends MPI_PACKED sends and unpacks.
@@ -153,7 +201,73 @@ Exchange::Exchange(const TypeUnderTest &U, Op O, int64_t Count, int Rank,
     GatherCounts.resize(size_t(Size));
     GatherDispls.resize(size_t(Size));
   }
+  if (O == Op::NeighborAlltoallw) {
+    int Dims[2] = {0, 0}, Periods[2] = {1, 1};
+    MPI_Dims_create(Size, 2, Dims);
+    // Not reordered: a rank of the torus is its rank in MPI_COMM_WORLD,
+    // the one whose buffers' salts it has.
+    MPI_Cart_create(MPI_COMM_WORLD, 2, Dims, Periods, 0, &Cart);
+  }
+  if (O == Op::Alltoallw || O == Op::NeighborAlltoallw) {
+    size_t Blocks = size_t(sendBlocks());
+    WCounts.resize(Blocks);
+    WDispls.resize(Blocks);
+    WAddrs.resize(Blocks);
+    WTypes.resize(Blocks);
+  }
+  // The reference receive buffer's blocks and where they come from.
+  switch (O) {
+  case Op::PingPong:
+  case Op::PingPongPersistent:
+    if (Rank <= 1)
+      RefSources = {{0, 0, -1}};
+    break;
+  case Op::Bcast:
+    if (Rank != 0)
+      RefSources = {{0, 0, -1}};
+    break;
+  case Op::Allgather:
+    for (int R = 0; R < Size; ++R)
+      RefSources.push_back({R, 0, -1});
+    break;
+  case Op::Gather:
+    if (Rank == 0)
+      for (int R = 0; R < Size; ++R)
+        RefSources.push_back({R, 0, -1});
+    break;
+  case Op::Scatter:
+    RefSources = {{0, Rank, -1}};
+    break;
+  case Op::Alltoall:
+  case Op::Alltoallw:
+    for (int R = 0; R < Size; ++R)
+      RefSources.push_back({R, Rank, -1});
+    break;
+  case Op::NeighborAlltoallw:
+    // In dimension D, block 2D goes to the lower neighbor and 2D + 1 to
+    // the upper one; block 2D receives what the lower neighbor sent
+    // upwards, and the reverse (MPI 4.0, 8.6).
+    for (int D = 0; D < 2; ++D) {
+      int Lower, Upper;
+      MPI_Cart_shift(Cart, D, 1, &Lower, &Upper);
+      bool Same = Lower == Upper;
+      RefSources.push_back({Lower, 2 * D + 1, Same ? 2 * D : -1});
+      RefSources.push_back({Upper, 2 * D, Same ? 2 * D + 1 : -1});
+    }
+    break;
+  }
   resetReceive();
+}
+
+Exchange::~Exchange() {
+  for (Persistent &P : Requests) {
+    if (P.Send != MPI_REQUEST_NULL)
+      MPI_Request_free(&P.Send);
+    if (P.Recv != MPI_REQUEST_NULL)
+      MPI_Request_free(&P.Recv);
+  }
+  if (Cart != MPI_COMM_NULL)
+    MPI_Comm_free(&Cart);
 }
 
 bool Exchange::has(Variant V) const {
@@ -188,6 +302,18 @@ void Exchange::run(Variant V) {
     return bcast(V);
   case Op::Allgather:
     return allgather(V);
+  case Op::PingPongPersistent:
+    return pingPongPersistent(V);
+  case Op::Alltoall:
+    return alltoall(V);
+  case Op::Alltoallw:
+    return alltoallw(V);
+  case Op::Gather:
+    return gather(V);
+  case Op::Scatter:
+    return scatter(V);
+  case Op::NeighborAlltoallw:
+    return neighborAlltoallw(V);
   }
 }
 
@@ -441,6 +567,302 @@ void Exchange::allgather(Variant V) {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// The operations beyond seed 000's: no pipeline (Exchange.h)
+//===----------------------------------------------------------------------===//
+
+void Exchange::mpiPackBlocks(const uint8_t *Typed, int Blocks,
+                             Buffer &Out) const {
+  // Position runs on through the buffer: block i lands at i x PackedBytes.
+  int Position = 0;
+  int Room = static_cast<int>(std::min<size_t>(Out.bytes(), INT_MAX));
+  for (int I = 0; I < Blocks; ++I)
+    MPI_Pack(Typed + int64_t(I) * Count * U.T->extent(),
+             static_cast<int>(Count), U.Mpi, Out.base(), Room, &Position,
+             MPI_COMM_WORLD);
+}
+
+void Exchange::mpiUnpackBlocks(const Buffer &In, int Blocks,
+                               uint8_t *Typed) const {
+  int Position = 0;
+  for (int I = 0; I < Blocks; ++I)
+    MPI_Unpack(In.base(), PackedBytes * Blocks, &Position,
+               Typed + int64_t(I) * Count * U.T->extent(),
+               static_cast<int>(Count), U.Mpi, MPI_COMM_WORLD);
+}
+
+void Exchange::setBlocks(int Blocks, int Items, MPI_Datatype D,
+                         int64_t Stride) {
+  for (int I = 0; I < Blocks; ++I) {
+    WCounts[size_t(I)] = Items;
+    // whyNot refused a reach beyond INT_MAX for MPI_Alltoallw's ints.
+    WDispls[size_t(I)] = static_cast<int>(I * Stride);
+    WAddrs[size_t(I)] = static_cast<MPI_Aint>(I * Stride);
+    WTypes[size_t(I)] = D;
+  }
+}
+
+void Exchange::pingPongPersistent(Variant V) {
+  if (Rank > 1)
+    return;
+  const int Peer = 1 - Rank;
+  const int N = static_cast<int>(Count), B = static_cast<int>(Bytes);
+  MPI_Comm W = MPI_COMM_WORLD;
+  Persistent &P = Requests[size_t(V)];
+  const bool Packs = V == Variant::MpiPack || (V == Variant::Ddtc && !dense());
+  if (P.Send == MPI_REQUEST_NULL) {
+    // As in the ping-pong, rank 1 returns what it received from its
+    // receive buffer.
+    auto Make = [&](Buffer &Send, Buffer &Recv, int Items, MPI_Datatype D,
+                    int64_t Lb) {
+      uint8_t *In = Recv.base() + Lb;
+      MPI_Send_init(Rank == 0 ? Send.base() + Lb : In, Items, D, Peer, Tag, W,
+                    &P.Send);
+      MPI_Recv_init(In, Items, D, Peer, Tag, W, &P.Recv);
+    };
+    switch (V) {
+    case Variant::Reference:
+      Make(RefSend, RefRecv, B, MPI_BYTE, 0);
+      break;
+    case Variant::Mpi:
+    case Variant::MpiNormalized:
+      Make(TypedSend, TypedRecv, N, typeOf(V), 0);
+      break;
+    case Variant::MpiPack:
+    case Variant::Ddtc:
+      if (!Packs) { // dense: from where the instances are
+        Make(TypedSend, TypedRecv, B, MPI_BYTE, U.T->trueLb());
+        break;
+      }
+      // Both sides pack into their packed send buffer, whichever rank.
+      int Len = V == Variant::MpiPack ? PackedBytes : B;
+      MPI_Send_init(PackSend.base(), Len, MPI_PACKED, Peer, Tag, W, &P.Send);
+      MPI_Recv_init(PackRecv.base(), Len, MPI_PACKED, Peer, Tag, W, &P.Recv);
+      break;
+    }
+  }
+  auto Complete = [](MPI_Request &R) {
+    MPI_Start(&R);
+    MPI_Wait(&R, MPI_STATUS_IGNORE);
+  };
+  auto Pack = [&](const uint8_t *Typed) {
+    if (V == Variant::MpiPack)
+      mpiPack(Typed, PackSend.base());
+    else
+      U.Kernel->pack(Typed, size_t(Count), PackSend.base());
+  };
+  auto Unpack = [&] {
+    if (V == Variant::MpiPack)
+      mpiUnpack(PackRecv.base(), PackedBytes, TypedRecv.base(), N);
+    else
+      U.Kernel->unpack(PackRecv.base(), size_t(Count), TypedRecv.base());
+  };
+  if (Rank == 0) {
+    if (Packs)
+      Pack(TypedSend.base());
+    Complete(P.Send);
+    Complete(P.Recv);
+    if (Packs)
+      Unpack();
+  } else {
+    Complete(P.Recv);
+    if (Packs) {
+      Unpack();
+      Pack(TypedRecv.base());
+    }
+    Complete(P.Send);
+  }
+}
+
+void Exchange::alltoall(Variant V) {
+  const int N = static_cast<int>(Count), B = static_cast<int>(Bytes);
+  MPI_Comm W = MPI_COMM_WORLD;
+  switch (V) {
+  case Variant::Reference:
+    MPI_Alltoall(RefSend.base(), B, MPI_BYTE, RefRecv.base(), B, MPI_BYTE, W);
+    return;
+  case Variant::Mpi:
+  case Variant::MpiNormalized: {
+    MPI_Datatype D = typeOf(V);
+    MPI_Alltoall(TypedSend.base(), N, D, TypedRecv.base(), N, D, W);
+    return;
+  }
+  case Variant::MpiPack:
+    mpiPackBlocks(TypedSend.base(), Size, PackSend);
+    MPI_Alltoall(PackSend.base(), PackedBytes, MPI_PACKED, PackRecv.base(),
+                 PackedBytes, MPI_PACKED, W);
+    mpiUnpackBlocks(PackRecv, Size, TypedRecv.base());
+    return;
+  case Variant::Ddtc:
+    if (dense()) {
+      // Block r starts r x count x extent = r x B bytes further.
+      MPI_Alltoall(TypedSend.base() + U.T->trueLb(), B, MPI_BYTE,
+                   TypedRecv.base() + U.T->trueLb(), B, MPI_BYTE, W);
+      return;
+    }
+    U.Kernel->pack(TypedSend.base(), size_t(SendCount), PackSend.base());
+    MPI_Alltoall(PackSend.base(), B, MPI_BYTE, PackRecv.base(), B, MPI_BYTE, W);
+    U.Kernel->unpack(PackRecv.base(), size_t(RecvCount), TypedRecv.base());
+    return;
+  }
+}
+
+void Exchange::alltoallw(Variant V) {
+  const int N = static_cast<int>(Count), B = static_cast<int>(Bytes);
+  MPI_Comm W = MPI_COMM_WORLD;
+  auto Call = [&](const uint8_t *Send, uint8_t *Recv) {
+    MPI_Alltoallw(Send, WCounts.data(), WDispls.data(), WTypes.data(), Recv,
+                  WCounts.data(), WDispls.data(), WTypes.data(), W);
+  };
+  switch (V) {
+  case Variant::Reference:
+    setBlocks(Size, B, MPI_BYTE, Bytes);
+    return Call(RefSend.base(), RefRecv.base());
+  case Variant::Mpi:
+  case Variant::MpiNormalized:
+    setBlocks(Size, N, typeOf(V), Count * U.T->extent());
+    return Call(TypedSend.base(), TypedRecv.base());
+  case Variant::MpiPack:
+    mpiPackBlocks(TypedSend.base(), Size, PackSend);
+    setBlocks(Size, PackedBytes, MPI_PACKED, PackedBytes);
+    Call(PackSend.base(), PackRecv.base());
+    mpiUnpackBlocks(PackRecv, Size, TypedRecv.base());
+    return;
+  case Variant::Ddtc:
+    if (dense()) {
+      setBlocks(Size, B, MPI_BYTE, Bytes);
+      return Call(TypedSend.base() + U.T->trueLb(),
+                  TypedRecv.base() + U.T->trueLb());
+    }
+    U.Kernel->pack(TypedSend.base(), size_t(SendCount), PackSend.base());
+    setBlocks(Size, B, MPI_PACKED, Bytes);
+    Call(PackSend.base(), PackRecv.base());
+    U.Kernel->unpack(PackRecv.base(), size_t(RecvCount), TypedRecv.base());
+    return;
+  }
+}
+
+void Exchange::gather(Variant V) {
+  const int N = static_cast<int>(Count), B = static_cast<int>(Bytes);
+  const bool Root = Rank == 0;
+  MPI_Comm W = MPI_COMM_WORLD;
+  switch (V) {
+  case Variant::Reference:
+    MPI_Gather(RefSend.base(), B, MPI_BYTE, RefRecv.base(), B, MPI_BYTE, 0, W);
+    return;
+  case Variant::Mpi:
+  case Variant::MpiNormalized: {
+    MPI_Datatype D = typeOf(V);
+    MPI_Gather(TypedSend.base(), N, D, TypedRecv.base(), N, D, 0, W);
+    return;
+  }
+  case Variant::MpiPack: {
+    int Len = mpiPack(TypedSend.base(), PackSend.base());
+    MPI_Gather(PackSend.base(), Len, MPI_PACKED, PackRecv.base(), Len,
+               MPI_PACKED, 0, W);
+    if (Root)
+      mpiUnpackBlocks(PackRecv, Size, TypedRecv.base());
+    return;
+  }
+  case Variant::Ddtc:
+    if (dense()) {
+      MPI_Gather(TypedSend.base() + U.T->trueLb(), B, MPI_BYTE,
+                 TypedRecv.base() + U.T->trueLb(), B, MPI_BYTE, 0, W);
+      return;
+    }
+    if (!Root) {
+      U.Kernel->pack(TypedSend.base(), size_t(Count), PackSend.base());
+      MPI_Gather(PackSend.base(), B, MPI_BYTE, PackRecv.base(), B, MPI_BYTE, 0,
+                 W);
+      return;
+    }
+    // The root packs into its own block of the gathered stream and
+    // gathers in place, as the runtime does: MPI has no block of its own
+    // to copy, and one unpack places every rank's instances.
+    U.Kernel->pack(TypedSend.base(), size_t(Count), PackRecv.base());
+    MPI_Gather(MPI_IN_PLACE, 0, MPI_BYTE, PackRecv.base(), B, MPI_BYTE, 0, W);
+    U.Kernel->unpack(PackRecv.base(), size_t(RecvCount), TypedRecv.base());
+    return;
+  }
+}
+
+void Exchange::scatter(Variant V) {
+  const int N = static_cast<int>(Count), B = static_cast<int>(Bytes);
+  const bool Root = Rank == 0;
+  MPI_Comm W = MPI_COMM_WORLD;
+  switch (V) {
+  case Variant::Reference:
+    MPI_Scatter(RefSend.base(), B, MPI_BYTE, RefRecv.base(), B, MPI_BYTE, 0, W);
+    return;
+  case Variant::Mpi:
+  case Variant::MpiNormalized: {
+    MPI_Datatype D = typeOf(V);
+    MPI_Scatter(TypedSend.base(), N, D, TypedRecv.base(), N, D, 0, W);
+    return;
+  }
+  case Variant::MpiPack:
+    if (Root)
+      mpiPackBlocks(TypedSend.base(), Size, PackSend);
+    MPI_Scatter(PackSend.base(), PackedBytes, MPI_PACKED, PackRecv.base(),
+                PackedBytes, MPI_PACKED, 0, W);
+    mpiUnpack(PackRecv.base(), PackedBytes, TypedRecv.base(), N);
+    return;
+  case Variant::Ddtc:
+    if (dense()) {
+      MPI_Scatter(TypedSend.base() + U.T->trueLb(), B, MPI_BYTE,
+                  TypedRecv.base() + U.T->trueLb(), B, MPI_BYTE, 0, W);
+      return;
+    }
+    if (!Root) {
+      MPI_Scatter(PackSend.base(), B, MPI_BYTE, PackRecv.base(), B, MPI_BYTE,
+                  0, W);
+      U.Kernel->unpack(PackRecv.base(), size_t(Count), TypedRecv.base());
+      return;
+    }
+    // One pack of every block; the root's own block stays where it was
+    // packed (in place) and is unpacked from there.
+    U.Kernel->pack(TypedSend.base(), size_t(SendCount), PackSend.base());
+    MPI_Scatter(PackSend.base(), B, MPI_BYTE, MPI_IN_PLACE, B, MPI_BYTE, 0, W);
+    U.Kernel->unpack(PackSend.base(), size_t(Count), TypedRecv.base());
+    return;
+  }
+}
+
+void Exchange::neighborAlltoallw(Variant V) {
+  const int N = static_cast<int>(Count), B = static_cast<int>(Bytes);
+  auto Call = [&](const uint8_t *Send, uint8_t *Recv) {
+    MPI_Neighbor_alltoallw(Send, WCounts.data(), WAddrs.data(), WTypes.data(),
+                           Recv, WCounts.data(), WAddrs.data(), WTypes.data(),
+                           Cart);
+  };
+  switch (V) {
+  case Variant::Reference:
+    setBlocks(Neighbors, B, MPI_BYTE, Bytes);
+    return Call(RefSend.base(), RefRecv.base());
+  case Variant::Mpi:
+  case Variant::MpiNormalized:
+    setBlocks(Neighbors, N, typeOf(V), Count * U.T->extent());
+    return Call(TypedSend.base(), TypedRecv.base());
+  case Variant::MpiPack:
+    mpiPackBlocks(TypedSend.base(), Neighbors, PackSend);
+    setBlocks(Neighbors, PackedBytes, MPI_PACKED, PackedBytes);
+    Call(PackSend.base(), PackRecv.base());
+    mpiUnpackBlocks(PackRecv, Neighbors, TypedRecv.base());
+    return;
+  case Variant::Ddtc:
+    if (dense()) {
+      setBlocks(Neighbors, B, MPI_BYTE, Bytes);
+      return Call(TypedSend.base() + U.T->trueLb(),
+                  TypedRecv.base() + U.T->trueLb());
+    }
+    U.Kernel->pack(TypedSend.base(), size_t(SendCount), PackSend.base());
+    setBlocks(Neighbors, B, MPI_PACKED, Bytes);
+    Call(PackSend.base(), PackRecv.base());
+    U.Kernel->unpack(PackRecv.base(), size_t(RecvCount), TypedRecv.base());
+    return;
+  }
+}
+
 double Exchange::kernelMicroseconds(int Nrep) {
   if (dense()) // no kernel on the path
     return 0;
@@ -449,7 +871,7 @@ double Exchange::kernelMicroseconds(int Nrep) {
     if (kernelsOnEveryRank()) // in step, as the operation runs them
       MPI_Barrier(MPI_COMM_WORLD);
     double Start = MPI_Wtime();
-    U.Kernel->pack(TypedSend.base(), size_t(Count), PackSend.base());
+    U.Kernel->pack(TypedSend.base(), size_t(SendCount), PackSend.base());
     double Middle = MPI_Wtime();
     U.Kernel->unpack(PackRecv.base(), size_t(RecvCount), TypedRecv.base());
     Pack[I] = Middle - Start;
@@ -460,7 +882,7 @@ double Exchange::kernelMicroseconds(int Nrep) {
     return V[V.size() / 2];
   };
   double Both = (median(Pack) + median(Unpack)) * 1e6;
-  return O == Op::PingPong ? 2 * Both : Both;
+  return O == Op::PingPong || O == Op::PingPongPersistent ? 2 * Both : Both;
 }
 
 //===----------------------------------------------------------------------===//
@@ -493,24 +915,24 @@ bool Exchange::matchesOracle(std::string &Where) const {
 }
 
 bool Exchange::referenceArrived(std::string &Where) const {
-  // Which rank's RefSend each block of RefRecv must hold, if any.
-  std::vector<int> From;
-  if (O == Op::PingPong && Rank <= 1)
-    From = {0};
-  else if (O == Op::Bcast && Rank != 0)
-    From = {0};
-  else if (O == Op::Allgather)
-    for (int R = 0; R < Size; ++R)
-      From.push_back(R);
-  for (size_t Block = 0; Block < From.size(); ++Block) {
-    Buffer Expected(0, Bytes, Buffer::RefSend);
-    Expected.fill(refSendSalt(From[Block]));
-    const uint8_t *Got = RefRecv.base() + Block * Bytes;
-    if (std::memcmp(Got, Expected.base(), size_t(Bytes)) != 0) {
-      Where = firstDifference(Got, Expected.base(), size_t(Bytes),
-                              int64_t(Block) * Bytes);
-      return false;
-    }
+  auto expected = [&](int From) {
+    Buffer B(0, Bytes * sendBlocks(), Buffer::RefSend);
+    B.fill(refSendSalt(From));
+    return B;
+  };
+  for (size_t Block = 0; Block < RefSources.size(); ++Block) {
+    const Source &S = RefSources[Block];
+    Buffer Sent = expected(S.Rank);
+    const uint8_t *Got = RefRecv.base() + int64_t(Block) * Bytes;
+    const uint8_t *Want = Sent.base() + int64_t(S.Block) * Bytes;
+    if (std::memcmp(Got, Want, size_t(Bytes)) == 0)
+      continue;
+    if (S.OrBlock >= 0 &&
+        std::memcmp(Got, Sent.base() + int64_t(S.OrBlock) * Bytes,
+                    size_t(Bytes)) == 0)
+      continue;
+    Where = firstDifference(Got, Want, size_t(Bytes), int64_t(Block) * Bytes);
+    return false;
   }
   return true;
 }

@@ -88,7 +88,7 @@ std::string csvField(const std::string &S) {
 } // namespace
 
 void printTable(const Report &R, std::FILE *Out) {
-  std::fprintf(Out, "%-24s %-9s %-14s %10s %11s %11s %11s %11s %8s\n", "type",
+  std::fprintf(Out, "%-24s %-19s %-14s %10s %11s %11s %11s %11s %8s\n", "type",
                "op", "variant", "count", "bytes", "median_us", "min_us",
                "max_us", "vs_mpi");
   // The mpi variant's median per (type, count, op), for the last column.
@@ -101,7 +101,7 @@ void printTable(const Report &R, std::FILE *Out) {
     char Speedup[16] = "-";
     if (It != Mpi.end() && M.median() > 0)
       std::snprintf(Speedup, sizeof Speedup, "%.2fx", It->second / M.median());
-    std::fprintf(Out, "%-24s %-9s %-14s %10lld %11s %11.2f %11.2f %11.2f %8s\n",
+    std::fprintf(Out, "%-24s %-19s %-14s %10lld %11s %11.2f %11.2f %11.2f %8s\n",
                  M.Type.c_str(), getName(M.O), getName(M.V),
                  static_cast<long long>(M.Count), humanBytes(M.Bytes).c_str(),
                  M.median(), M.min(), M.max(), Speedup);

@@ -2,8 +2,10 @@
 //
 // `mpiexec -n P ddtc-bench FILE [options]` (docs/cli.md, "ddtc-bench"): for
 // every named type of a description or trace file, every operation (ping-pong,
-// MPI_Bcast, MPI_Allgather) and every variant (Exchange.h), the time per
-// operation with the method of seed 000 (docs/design.md#references) §2.3:
+// MPI_Bcast, MPI_Allgather by default; persistent ping-pong, MPI_Alltoall,
+// MPI_Alltoallw, MPI_Gather, MPI_Scatter, MPI_Neighbor_alltoallw on request)
+// and every variant (Exchange.h), the time per operation with the method of
+// seed 000 (docs/design.md#references) §2.3:
 //
 //   - before each measurement all ranks meet in MPI_Barrier; each times
 //     its part with MPI_Wtime; a measurement is the largest time over the
@@ -226,9 +228,11 @@ int run(int Argc, char **Argv) {
     return fail(O.File + ": no named types to measure");
 
   for (Op Which : O.Ops)
-    if (Which == Op::PingPong && Size < 2)
-      return fail("pingpong needs 2 ranks (mpiexec -n 2 ddtc-bench ...); "
-                  "with one rank, leave it out: --ops bcast,allgather");
+    if ((Which == Op::PingPong || Which == Op::PingPongPersistent) &&
+        Size < 2)
+      return fail(std::string(getName(Which)) +
+                  " needs 2 ranks (mpiexec -n 2 ddtc-bench ...); with one "
+                  "rank, leave it out: --ops bcast,allgather");
 
   // The cases: (type, count) pairs.
   std::vector<Case> Cases;
