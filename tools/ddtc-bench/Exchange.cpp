@@ -634,9 +634,17 @@ void Exchange::pingPongPersistent(Variant V) {
         Make(TypedSend, TypedRecv, B, MPI_BYTE, U.T->trueLb());
         break;
       }
-      // Both sides pack into their packed send buffer, whichever rank.
+      // Both sides pack into their packed send buffer, whichever rank;
+      // ddtc's send goes as the runtime's persistent sends do, in two
+      // blocks in the split window.
       int Len = V == Variant::MpiPack ? PackedBytes : B;
-      MPI_Send_init(PackSend.base(), Len, MPI_PACKED, Peer, Tag, W, &P.Send);
+      SplitSends::Wire Wire{Len, MPI_PACKED};
+      if (V == Variant::Ddtc)
+        Wire = SplitSends::get().wire(reinterpret_cast<char *>(PackSend.base()),
+                                      static_cast<uint64_t>(Bytes));
+      P.Split = Wire.Type != MPI_PACKED;
+      DDTC_MPI_COUNT_FN(MPI_Send_init)(PackSend.base(), countArg(Wire.Count),
+                                       Wire.Type, Peer, Tag, W, &P.Send);
       MPI_Recv_init(PackRecv.base(), Len, MPI_PACKED, Peer, Tag, W, &P.Recv);
       break;
     }
@@ -646,10 +654,14 @@ void Exchange::pingPongPersistent(Variant V) {
     MPI_Wait(&R, MPI_STATUS_IGNORE);
   };
   auto Pack = [&](const uint8_t *Typed) {
-    if (V == Variant::MpiPack)
+    if (V == Variant::MpiPack) {
       mpiPack(Typed, PackSend.base());
-    else
-      U.Kernel->pack(Typed, size_t(Count), PackSend.base());
+      return;
+    }
+    U.Kernel->pack(Typed, size_t(Count), PackSend.base());
+    if (P.Split)
+      SplitSends::get().copyTail(reinterpret_cast<char *>(PackSend.base()),
+                                 static_cast<uint64_t>(Bytes));
   };
   auto Unpack = [&] {
     if (V == Variant::MpiPack)

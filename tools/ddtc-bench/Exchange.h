@@ -197,6 +197,9 @@ private:
   /// by its first run.
   struct Persistent {
     MPI_Request Send = MPI_REQUEST_NULL, Recv = MPI_REQUEST_NULL;
+    /// The ddtc variant's send goes in two blocks (ddtc/MPI/SplitSend.h):
+    /// each start copies the tail past the gap again after packing.
+    bool Split = false;
   };
   Persistent Requests[std::size(AllVariants)];
   /// neighbor-alltoallw: the torus.
