@@ -188,13 +188,19 @@ std::pair<uint64_t, uint64_t> calibrateSplit(const Options &O,
   case Profile::Quick:
     Sizes = {16 << 10, 64 << 10};
     break;
+  // Sizes on either side of the eager limits of the common libraries on
+  // one node (Open MPI's shared memory: 4 KiB with its header; MPICH with
+  // UCX: 8 KiB), where a contiguous message starts to wait for a
+  // rendezvous and two blocks may not.
   case Profile::Auto:
-    Sizes = {8256,      16 << 10,  32 << 10, 64 << 10, 128 << 10,
-             256 << 10, 512 << 10, 1 << 20,  2 << 20};
+    Sizes = {3072,     4000,      4160,      6144,      8192,    8256,
+             16 << 10, 32 << 10,  64 << 10,  128 << 10, 256 << 10,
+             512 << 10, 1 << 20,  2 << 20};
     break;
   case Profile::Full:
-    Sizes = {8256,      16 << 10,  24 << 10,  32 << 10, 48 << 10, 64 << 10,
-             128 << 10, 256 << 10, 512 << 10, 1 << 20,  2 << 20,  4 << 20};
+    Sizes = {3072,      4000,      4160,      6144,     8192,    8256,
+             16 << 10,  24 << 10,  32 << 10,  48 << 10, 64 << 10,
+             128 << 10, 256 << 10, 512 << 10, 1 << 20,  2 << 20, 4 << 20};
     break;
   }
   std::vector<char> Buf((4 << 20) + SplitSends::Gap + 64, 1);
@@ -237,7 +243,9 @@ std::pair<uint64_t, uint64_t> calibrateSplit(const Options &O,
     ++Last;
   while (!Wins[Last]) // end on a size measured to win
     --Last;
-  uint64_t Lo = First == 0 ? 8192 : Sizes[First - 1];
+  // The window starts above the largest size measured below the first
+  // that wins (at the smallest size measured, if that one wins).
+  uint64_t Lo = First == 0 ? Sizes[0] - 1 : Sizes[First - 1];
   return {Lo, Sizes[Last]};
 }
 
