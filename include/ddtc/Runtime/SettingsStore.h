@@ -18,7 +18,7 @@ namespace ddtc {
 
 /// The version of the stored files' contents: a file of another version is
 /// measured again.
-inline constexpr int SettingsVersion = 1;
+inline constexpr int SettingsVersion = 2;
 
 /// ddtc's cache directory: DDTC_CACHE, else $XDG_CACHE_HOME/ddtc, else
 /// $HOME/.cache/ddtc; "" if none of these is set.
