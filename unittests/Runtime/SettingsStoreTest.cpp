@@ -36,7 +36,8 @@ protected:
     chmod(Path.c_str(), Mode);
   }
   std::string storedFile(const std::string &Node, const std::string &Library,
-                         const std::string &Settings, int Version = 1) {
+                         const std::string &Settings,
+                         int Version = SettingsVersion) {
     return "DDTC_RT_SETTINGS_VERSION=" + std::to_string(Version) +
            "\nDDTC_RT_NODE=" + Node + "\nDDTC_RT_MPI=" + Library + "\n" +
            Settings;
@@ -124,7 +125,8 @@ TEST_F(StoreTest, ReadsTheStoredFileOfThisMachineOnly) {
   // warning each, and the defaults.
   for (const std::string &Text :
        {storedFile("N", "L2", "DDTC_RT_TYPED_BLOCKS=1K:8K\n"),
-        storedFile("N", "L", "DDTC_RT_TYPED_BLOCKS=1K:8K\n", 2),
+        storedFile("N", "L", "DDTC_RT_TYPED_BLOCKS=1K:8K\n",
+                   SettingsVersion + 1),
         storedFile("N", "L", "garbage\n")}) {
     write(Path, Text);
     std::vector<std::string> W = S.load("N", "L");
