@@ -361,8 +361,6 @@ std::string report() {
     J += ", \"commits\": " + std::to_string(S->Commits.load());
     if (!S->Kernel.empty()) {
       J += ", \"kernel\": " + jsonQuote(S->Kernel);
-      if (S->Kind)
-        J += ", \"kind\": " + jsonQuote(S->Kind);
       if (!S->Library.empty())
         J += ", \"library\": " + jsonQuote(S->Library) +
              ", \"offset\": " + std::to_string(S->Offset);
@@ -380,6 +378,8 @@ std::string report() {
     if (S->OneShape)
       J += ", \"size\": " + std::to_string(S->Size) +
            ", \"extent\": " + std::to_string(S->Extent);
+    if (S->Kind)
+      J += ", \"kind\": " + jsonQuote(S->Kind);
     J += "}";
     First = false;
   }
