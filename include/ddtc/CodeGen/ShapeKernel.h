@@ -8,9 +8,9 @@
 // block -- and its numbers (counts, strides, displacement and length tables)
 // are data. What the compiler gets from literals in emitted code, the
 // executor gets from specialization: a segment of dense elements of 1, 2,
-// 4, 8, 12, 16, 24 or 32 bytes, strided or tabled, runs its own loop with a
-// copy of that constant size, chosen once when the kernel is built; other
-// sizes copy with memcpy. Transposes are copied in typemap order (the
+// 4, 8, 12, 16, 24, 32, 40, 48, 64 or 128 bytes, strided or tabled, runs
+// its own loop with a copy of that constant size, chosen once when the
+// kernel is built; other sizes copy with memcpy. Transposes are copied in typemap order (the
 // emitted tiling is not done here).
 //
 // Pack, unpack and their range forms move the bytes `MPI_Pack` of MPICH
