@@ -155,8 +155,13 @@ TEST(ShapeKernelTest, SpecializesTheLoopsOfSmallDenseElements) {
   EXPECT_EQ(K->loops(), 1u);
   EXPECT_EQ(K->specializedLoops(), 1u);
   check(*K, V, 3, Rng, 32);
-  // Blocks of 5 doubles (40 bytes): a memcpy per element.
-  const Type *W = *Ctx.getVector(100, 5, 7, Double);
+  // Blocks of 5 doubles (40 bytes): specialized too.
+  const Type *F = *Ctx.getVector(100, 5, 7, Double);
+  K = ShapeKernel::build(F);
+  EXPECT_EQ(K->specializedLoops(), 1u);
+  check(*K, F, 2, Rng, 32);
+  // Blocks of 7 ints (28 bytes): a memcpy per element.
+  const Type *W = *Ctx.getVector(100, 7, 9, Int);
   K = ShapeKernel::build(W);
   EXPECT_EQ(K->loops(), 1u);
   EXPECT_EQ(K->specializedLoops(), 0u);
