@@ -314,18 +314,20 @@ void BindingTable::bind(MPI_Datatype H,
       }
       if (!Found && isa<StructType>(B->T) && bindMembers(*B, MemberNames))
         Reason.clear();
-      // Members that are all dense have no emitted kernel among them: the
-      // shape kernel copies the same blocks without a call per member.
-      if (Shapes && std::none_of(B->Members.begin(), B->Members.end(),
-                                 [](const Binding::Member &M) {
-                                   return M.Kernel != nullptr;
-                                 }))
-        B->Members.clear();
       // Emitted kernels first, for the whole type or its members; then a
-      // shape kernel, which every type the decoder expresses can have.
-      if (!Found && B->Members.empty() && Shapes) {
+      // shape kernel, which every type the decoder expresses can have. A
+      // struct bound member by member without an emitted kernel among its
+      // members (all dense) takes the shape kernel if it gets one: that
+      // copies the same blocks without a call per member.
+      bool EmittedMember =
+          std::any_of(B->Members.begin(), B->Members.end(),
+                      [](const Binding::Member &M) { return M.Kernel; });
+      if (!Found && !EmittedMember && Shapes) {
         std::string Why = bindShape(*B);
-        Reason = B->Shape ? "" : Why;
+        if (B->Shape)
+          B->Members.clear();
+        if (B->Members.empty())
+          Reason = B->Shape ? "" : Why;
       }
       // A form for sends is built at the type's first point-to-point call
       // (sendForm), if the type is large enough for one to pay.
