@@ -317,17 +317,16 @@ void BindingTable::bind(MPI_Datatype H,
       // Emitted kernels first, for the whole type or its members; then a
       // shape kernel, which every type the decoder expresses can have. A
       // struct bound member by member without an emitted kernel among its
-      // members (all dense) takes the shape kernel if it gets one: that
-      // copies the same blocks without a call per member.
+      // members (all dense) is not kept: its shape kernel copies the same
+      // blocks without a call per member, and a struct that is dense as a
+      // whole is MPI's to send as it is.
       bool EmittedMember =
           std::any_of(B->Members.begin(), B->Members.end(),
                       [](const Binding::Member &M) { return M.Kernel; });
       if (!Found && !EmittedMember && Shapes) {
+        B->Members.clear();
         std::string Why = bindShape(*B);
-        if (B->Shape)
-          B->Members.clear();
-        if (B->Members.empty())
-          Reason = B->Shape ? "" : Why;
+        Reason = B->Shape ? "" : Why;
       }
       // A form for sends is built at the type's first point-to-point call
       // (sendForm), if the type is large enough for one to pay.
