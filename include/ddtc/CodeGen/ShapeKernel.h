@@ -10,8 +10,10 @@
 // executor gets from specialization: a segment of dense elements of 1, 2,
 // 4, 8, 12, 16, 24, 32, 40, 48, 64 or 128 bytes, strided or tabled, runs
 // its own loop with a copy of that constant size, chosen once when the
-// kernel is built; other sizes copy with memcpy. Transposes are copied in typemap order (the
-// emitted tiling is not done here).
+// kernel is built; other sizes copy with memcpy. What the emitted code does
+// beyond the plan's order is not done here: transposes and planes are
+// copied in typemap order, not tile by tile or several planes at a time,
+// and table walks are not prefetched.
 //
 // Pack, unpack and their range forms move the bytes `MPI_Pack` of MPICH
 // moves, in the same order; unpack writes nothing outside the typemap, and
