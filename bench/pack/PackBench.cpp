@@ -8,6 +8,10 @@
 //
 //   ddtc     ddtc_NAME_pack / ddtc_NAME_unpack, from the code `ddtc emit`
 //            wrote for the file, compiled into LIBRARY.so and loaded here
+//   shape    the shape kernel the runtime builds at commit for a type
+//            without an emitted kernel (ddtc/CodeGen/ShapeKernel.h): the
+//            same plan, its numbers read from tables ("the price of
+//            parameters")
 //   mpi      MPI_Pack / MPI_Unpack of the MPI library the benchmark is built
 //            with (MPICH by default; Open MPI in a second build), with the
 //            type as the file writes it (one handle per node, what the
@@ -29,8 +33,8 @@
 //            (walk-write, unpack's): touching the lines and nothing else
 //            (Roofline.h)
 //
-// Before timing, every pack result (ddtc, mpi-n, hand) must equal MPI_Pack
-// and every unpack result (ddtc, hand) must equal MPI_Unpack, byte for
+// Before timing, every pack result (ddtc, shape, mpi-n, hand) must equal
+// MPI_Pack and every unpack result (ddtc, shape, hand) must equal MPI_Unpack, byte for
 // byte over the whole typed buffer; otherwise the benchmark fails (exit 1).
 //
 // Timing: a repetition times a batch of calls lasting at least --min-ms,
@@ -66,6 +70,7 @@
 #include "HandLoops.h"
 #include "Roofline.h"
 
+#include "ddtc/CodeGen/ShapeKernel.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"
@@ -73,6 +78,7 @@
 
 #include "ddtc/MPI/PredefinedHandles.h"
 #include "ddtc/MPI/TypeBuilder.h"
+#include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Support/UsageStatus.h"
 #include "ddtc/Target/MPICHRules.h"
 
@@ -366,10 +372,13 @@ void comparePacked(const std::string &Name, const char *What,
 volatile uint64_t WalkSink;
 
 Row benchType(const std::string &Name, const Type *T, Library &Lib,
-              MpiBuilder &Builder, const Options &O) {
+              MpiBuilder &Builder, const Options &O, TypeContext &Ctx) {
   Row R;
   R.Name = Name;
   Emitted E = Lib.lookup(Name);
+  // Built as the runtime builds it at commit: from the normal form.
+  Normalizer Norm(Ctx);
+  std::unique_ptr<ShapeKernel> Shape = ShapeKernel::build(Norm.normalize(T));
   int64_t Count = chooseCount(T, O);
   size_t Packed = static_cast<size_t>(Count * T->size());
   if (E.PackedSize(static_cast<size_t>(Count)) != Packed)
@@ -455,6 +464,9 @@ Row benchType(const std::string &Name, const Type *T, Library &Lib,
   MpiPack(MpiType, Ref.data());
   E.Pack(SrcBase, static_cast<size_t>(Count), Out.data());
   comparePacked(Name, "ddtc pack", Out.data(), Ref.data(), Packed);
+  Out.fill(11);
+  Shape->pack(SrcBase, static_cast<size_t>(Count), Out.data());
+  comparePacked(Name, "shape pack", Out.data(), Ref.data(), Packed);
   Out.fill(6);
   MpiPack(NormType, Out.data());
   comparePacked(Name, "MPI_Pack of the MPI-facing form", Out.data(), Ref.data(),
@@ -472,6 +484,10 @@ Row benchType(const std::string &Name, const Type *T, Library &Lib,
     comparePacked(Name, "ddtc unpack (typed buffer)", D.data(), Want.data(),
                   D.size());
     D.fill(8);
+    Shape->unpack(Ref.data(), static_cast<size_t>(Count), DstBase);
+    comparePacked(Name, "shape unpack (typed buffer)", D.data(), Want.data(),
+                  D.size());
+    D.fill(8);
     HandUnpack();
     comparePacked(Name, "hand unpack (typed buffer)", D.data(), Want.data(),
                   D.size());
@@ -480,6 +496,9 @@ Row benchType(const std::string &Name, const Type *T, Library &Lib,
   std::vector<Method> Ms;
   Ms.push_back({"ddtc_pack", [&] {
                   E.Pack(SrcBase, static_cast<size_t>(Count), Out.data());
+                }});
+  Ms.push_back({"shape_pack", [&] {
+                  Shape->pack(SrcBase, static_cast<size_t>(Count), Out.data());
                 }});
   Ms.push_back({"mpi_pack", [&] { MpiPack(MpiType, Out.data()); }});
   Ms.push_back({"mpi_n_pack", [&] { MpiPack(NormType, Out.data()); }});
@@ -496,6 +515,10 @@ Row benchType(const std::string &Name, const Type *T, Library &Lib,
   Ms.push_back({"walk_write", [&] { walkLinesWrite(DstBase, LineStarts); }});
   Ms.push_back({"ddtc_unpack", [&] {
                   E.Unpack(Ref.data(), static_cast<size_t>(Count), DstBase);
+                }});
+  Ms.push_back({"shape_unpack", [&] {
+                  Shape->unpack(Ref.data(), static_cast<size_t>(Count),
+                                DstBase);
                 }});
   Ms.push_back({"mpi_unpack", MpiUnpack});
   Ms.push_back({"hand_unpack", HandUnpack});
@@ -616,7 +639,7 @@ int main(int argc, char **argv) {
             fail(Err.message());
           Library Lib(O.Positional[F + 1]);
           for (const NamedType &N : M.types()) {
-            Rows.push_back(benchType(N.Name, N.T, Lib, Builder, O));
+            Rows.push_back(benchType(N.Name, N.T, Lib, Builder, O, Ctx));
             std::fprintf(stderr, "done %s\n", N.Name.c_str());
           }
         }

@@ -175,13 +175,22 @@ std::vector<std::string> &earlyWarnings() {
   return *W;
 }
 
-/// Whether the runtime will substitute: DDTC_KERNELS names kernels, the
-/// program carries its own, or DDTC_RT_FORMS=sends asks for forms alone.
-/// The same on every rank of a run: the environment and the program.
+/// DDTC_RT_SHAPES: whether types without an emitted kernel get a shape
+/// kernel at commit (on unless off; start() warns of other values).
+bool wantsShapes() {
+  const char *V = settings().get("DDTC_RT_SHAPES");
+  return !V || std::string_view(V) != "off";
+}
+
+/// Whether the runtime will substitute: shape kernels are on, DDTC_KERNELS
+/// names kernels, the program carries its own, or DDTC_RT_FORMS=sends asks
+/// for forms alone. The same on every rank of a run: the environment, the
+/// settings file and the program.
 bool wantsSubstitution() {
   const char *Kernels = std::getenv("DDTC_KERNELS");
   const char *Forms = std::getenv("DDTC_RT_FORMS");
-  return (Kernels && *Kernels) || !KernelRegistry::get().empty() ||
+  return wantsShapes() || (Kernels && *Kernels) ||
+         !KernelRegistry::get().empty() ||
          (Forms && std::string_view(Forms) == "sends");
 }
 
@@ -236,9 +245,16 @@ void start() {
                      "' is neither sends nor off; keeping the default");
     Forms.clear();
   }
+  if (const char *Shapes = Settings.get("DDTC_RT_SHAPES");
+      Shapes && std::string_view(Shapes) != "on" &&
+      std::string_view(Shapes) != "off")
+    warn(R.Rank, Settings.where("DDTC_RT_SHAPES") + "DDTC_RT_SHAPES='" +
+                     Shapes + "' is neither on nor off; keeping on");
   // DDTC_RT_FORMS=sends alone turns the runtime on, without kernels.
   if (!wantsSubstitution() && Forms != "sends")
     return;
+  if (wantsShapes())
+    R.Bindings.enableShapes();
   if (std::string W = R.Peers.learn(); !W.empty())
     warn(R.Rank, W);
   if (const char *Max = Settings.get("DDTC_RT_MAX_BUFFER")) {
@@ -318,6 +334,8 @@ std::string report() {
   J += std::string(", \"spans_nodes\": ") +
        (R.Peers.spansNodes() ? "true" : "false") +
        ", \"max_buffer\": " + std::to_string(BufferPool::get().maxBytes()) +
+       ", \"shapes\": " +
+       jsonQuote(R.Bindings.shapesEnabled() ? "on" : "off") +
        ", \"forms\": " +
        jsonQuote(R.Bindings.sendFormsEnabled() ? "sends" : "off") + "},\n";
   J +=
@@ -375,6 +393,8 @@ std::string report() {
     if (S->OneShape)
       J += ", \"size\": " + std::to_string(S->Size) +
            ", \"extent\": " + std::to_string(S->Extent);
+    if (S->Kind)
+      J += ", \"kind\": " + jsonQuote(S->Kind);
     J += "}";
     First = false;
   }

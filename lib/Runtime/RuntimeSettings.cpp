@@ -21,7 +21,8 @@ std::string trim(const std::string &S) {
 constexpr const char *Settings[] = {
     "DDTC_RT_SPLIT_SEND",        "DDTC_RT_TYPED_BLOCKS",
     "DDTC_RT_REMOTE_SPLIT_SEND", "DDTC_RT_REMOTE_TYPED_BLOCKS",
-    "DDTC_RT_MAX_BUFFER",        "DDTC_RT_FORMS"};
+    "DDTC_RT_MAX_BUFFER",        "DDTC_RT_FORMS",
+    "DDTC_RT_SHAPES"};
 
 /// What a file says of itself: the version of its contents and what it was
 /// measured on.
@@ -92,7 +93,7 @@ bool RuntimeSettings::read(const std::string &File, const std::string &Label,
           Where + Name +
           " is not a setting of the runtime (DDTC_RT_SPLIT_SEND, "
           "DDTC_RT_TYPED_BLOCKS, their DDTC_RT_REMOTE_ forms, "
-          "DDTC_RT_MAX_BUFFER, DDTC_RT_FORMS); ignored");
+          "DDTC_RT_MAX_BUFFER, DDTC_RT_FORMS, DDTC_RT_SHAPES); ignored");
       continue;
     }
     FromFile[Name] = trim(Text.substr(Eq + 1));

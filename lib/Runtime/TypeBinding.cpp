@@ -8,6 +8,7 @@
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Target/MPICHRules.h"
 
+#include <algorithm>
 #include <exception>
 
 namespace ddtc {
@@ -53,6 +54,25 @@ Binding::~Binding() {
 }
 
 namespace {
+
+/// Why T is not normalized at commit (MaxBindBlocks), or empty.
+std::string pastBudget(const Type *T) {
+  uint64_t Blocks = T->getLayout().Blocks.Count;
+  if (Blocks <= MaxBindBlocks)
+    return "";
+  return std::to_string(Blocks) + " contiguous blocks, more than the " +
+         std::to_string(MaxBindBlocks) + " the runtime normalizes at commit";
+}
+
+/// What the report says of a shape kernel: its loops, and how many of them
+/// copy a constant size.
+std::string describeShape(const ShapeKernel &K) {
+  if (K.loops() == 0)
+    return "shape: runs";
+  return "shape: " + std::to_string(K.loops()) +
+         (K.loops() == 1 ? " loop, " : " loops, ") +
+         std::to_string(K.specializedLoops()) + " specialized";
+}
 
 /// Binds B to the kernel of key K, or says in Reason why not.
 const LoadedKernel *findKernel(Binding &B, const LayoutKey &K,
@@ -130,11 +150,8 @@ BindingTable::KeyResult BindingTable::keyOf(TypeContext &Ctx, const Type *T) {
     return {LayoutKey{Fingerprint{L->Kernel->key_hi, L->Kernel->key_lo},
                       L->Kernel->true_lb},
             ""};
-  if (T->getLayout().Blocks.Count > MaxBindBlocks)
-    return {std::nullopt, std::to_string(T->getLayout().Blocks.Count) +
-                              " contiguous blocks, more than the " +
-                              std::to_string(MaxBindBlocks) +
-                              " the runtime normalizes at commit"};
+  if (std::string Why = pastBudget(T); !Why.empty())
+    return {std::nullopt, Why};
   std::pair<uint64_t, uint64_t> Print(T->getFingerprint().Hi,
                                       T->getFingerprint().Lo);
   {
@@ -153,6 +170,27 @@ BindingTable::KeyResult BindingTable::keyOf(TypeContext &Ctx, const Type *T) {
     KeyCache.clear();
   KeyCache.emplace(Print, R);
   return R;
+}
+
+std::string BindingTable::bindShape(Binding &B) {
+  const Type *T = B.T;
+  if (T->size() == 0)
+    return "no data to pack";
+  if (T->getLayout().isDense())
+    return "contiguous: MPI moves it without packing";
+  if (std::string Why = pastBudget(T); !Why.empty())
+    return Why;
+  // The normal form: the plan follows the layout, and the normal form's
+  // layout has its blocks merged and its lists turned into loops where
+  // they are regular, so it has fewer and longer moves.
+  Normalizer N(*B.Ctx);
+  const Type *Normal = N.normalize(T);
+  // Normalization keeps the typemap and bounds; a kernel of other bounds
+  // would step through instances wrongly, so a broken pass must not bind.
+  if (Normal->size() != T->size() || Normal->extent() != T->extent())
+    return "its normal form has another size or extent";
+  B.Shape = ShapeKernel::build(Normal);
+  return "";
 }
 
 bool BindingTable::bindMembers(Binding &B, std::string &Names) {
@@ -276,6 +314,20 @@ void BindingTable::bind(MPI_Datatype H,
       }
       if (!Found && isa<StructType>(B->T) && bindMembers(*B, MemberNames))
         Reason.clear();
+      // Emitted kernels first, for the whole type or its members; then a
+      // shape kernel, which every type the decoder expresses can have. A
+      // struct bound member by member without an emitted kernel among its
+      // members (all dense) is not kept: its shape kernel copies the same
+      // blocks without a call per member, and a struct that is dense as a
+      // whole is MPI's to send as it is.
+      bool EmittedMember =
+          std::any_of(B->Members.begin(), B->Members.end(),
+                      [](const Binding::Member &M) { return M.Kernel; });
+      if (!Found && !EmittedMember && Shapes) {
+        B->Members.clear();
+        std::string Why = bindShape(*B);
+        Reason = B->Shape ? "" : Why;
+      }
       // A form for sends is built at the type's first point-to-point call
       // (sendForm), if the type is large enough for one to pay.
       B->WantsForm = SendForms && !B->isBound() && wantsSendForm(B->T);
@@ -284,6 +336,8 @@ void BindingTable::bind(MPI_Datatype H,
     // Out of memory on a huge type: the program goes on without a kernel
     // (and tries again at the next commit).
     B->Kernel = nullptr;
+    B->Shape.reset();
+    B->Members.clear();
     Reason = std::string("failed while binding: ") + E.what();
     HaveWords = false;
   }
@@ -294,9 +348,10 @@ void BindingTable::bind(MPI_Datatype H,
   // has one entry).
   std::string Name = GivenName;
   std::string StatsKey = Name + '\0' + (Key.empty() ? Reason : Key);
-  // Types that may be sent in a form are told apart by their description
-  // (without kernels they have no key), so that each form has its entry.
-  if (B->WantsForm)
+  // Types that may be sent in a form, and types with a shape kernel, are
+  // told apart by their description (without emitted kernels they have no
+  // key), so that each form and each shape has its entry.
+  if (B->WantsForm || B->Shape)
     StatsKey += '\0' + formatKey(B->T->getFingerprint());
   std::unique_lock<std::shared_mutex> G(Lock);
   TypeStats *&S = StatsByName[StatsKey];
@@ -311,10 +366,15 @@ void BindingTable::bind(MPI_Datatype H,
     S->Extent = B->Extent;
     if (Found) {
       S->Kernel = Found->Kernel->name ? Found->Kernel->name : "";
+      S->Kind = "emitted";
       S->Library = Found->Library;
       S->Offset = B->Offset;
     } else if (!B->Members.empty()) {
       S->Kernel = MemberNames;
+      S->Kind = "members";
+    } else if (B->Shape) {
+      S->Kernel = describeShape(*B->Shape);
+      S->Kind = "shape";
     } else {
       S->Reason = Reason;
     }

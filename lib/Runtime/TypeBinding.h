@@ -19,6 +19,7 @@
 #define DDTC_LIB_RUNTIME_TYPEBINDING_H
 
 #include "KernelRegistry.h"
+#include "ddtc/CodeGen/ShapeKernel.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/Passes/LayoutKey.h"
 
@@ -45,6 +46,10 @@ struct TypeStats {
   std::string Name;    ///< MPI_Type_get_name, or type_N: the Nth entry
   std::string Key;     ///< the layout key in hex, empty if none
   std::string Kernel;  ///< the kernel's name, empty if none
+  /// What kind of kernel: "emitted" (of `ddtc emit`, for this layout),
+  /// "members" (a struct bound member by member to emitted kernels) or
+  /// "shape" (built at commit, ShapeKernel); null if none.
+  const char *Kind = nullptr;
   std::string Library; ///< where the kernel came from
   std::string Reason;  ///< why there is no kernel
   int64_t Offset = 0;
@@ -72,6 +77,11 @@ struct TypeStats {
 struct Binding {
   /// The kernel of the whole type, or null.
   const ddtc_kernel *Kernel = nullptr;
+  /// Or, where no emitted kernel serves, the shape kernel built at commit
+  /// from the type's normal form: the emitter's plan run as data. It
+  /// copies the type where the type is (no offset). A branch more before
+  /// the emitted kernel's call, which costs it nothing measurable.
+  std::unique_ptr<ShapeKernel> Shape;
   /// Or a struct bound member by member: a struct of absolute addresses
   /// (MPI_BOTTOM) whose arrays were allocated apart moves by a different
   /// amount per member from run to run, so only its members match kernels.
@@ -125,7 +135,7 @@ struct Binding {
   Binding &operator=(const Binding &) = delete;
   ~Binding();
 
-  bool isBound() const { return Kernel || !Members.empty(); }
+  bool isBound() const { return Kernel || Shape || !Members.empty(); }
 
   /// Packs Count instances at Buf (the program's buffer) to Out.
   void pack(const void *Buf, size_t Count, void *Out) const {
@@ -157,6 +167,13 @@ private:
       Copy(Kernel, Typed + Offset, Count, Packed, 0);
       return;
     }
+    if (Shape) {
+      if (Pack)
+        Shape->pack(Typed, Count, Packed);
+      else
+        Shape->unpack(Packed, Count, Typed);
+      return;
+    }
     for (size_t I = 0; I < Count; ++I)
       for (const Member &M : Members) {
         Copy(M.Kernel, Typed + int64_t(I) * Extent + M.Offset, M.Count, Packed,
@@ -181,6 +198,10 @@ public:
     SendForms = true;
   }
   bool sendFormsEnabled() const { return SendForms; }
+  /// DDTC_RT_SHAPES: types without an emitted kernel get a shape kernel
+  /// (ShapeKernel.h). Set before the first commit.
+  void enableShapes() { Shapes = true; }
+  bool shapesEnabled() const { return Shapes; }
   /// B's form for sends (DDTC_RT_FORMS), built at the first call that asks
   /// for it; MPI_DATATYPE_NULL if B has none. Inline for the types that
   /// want none: every passed-through point-to-point call asks.
@@ -222,6 +243,9 @@ private:
     std::string Reason;
   };
   KeyResult keyOf(TypeContext &Ctx, const Type *T);
+  /// Binds B to a shape kernel of its normal form; else the reason why
+  /// not.
+  std::string bindShape(Binding &B);
   /// Binds a struct member by member; false if some member has no kernel.
   bool bindMembers(Binding &B, std::string &Names);
   /// The binding of a type committed before under this name, built by the
@@ -269,6 +293,7 @@ private:
   }
 
   bool SendForms = false;
+  bool Shapes = false;
   std::vector<MPI_Datatype> Predefined; ///< for building forms
   mutable std::shared_mutex Lock;
   std::unordered_map<MPI_Datatype, BindingRef> Live;

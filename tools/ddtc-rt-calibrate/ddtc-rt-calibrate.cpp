@@ -440,7 +440,7 @@ int show() {
   for (const char *Name :
        {"DDTC_RT_SPLIT_SEND", "DDTC_RT_TYPED_BLOCKS",
         "DDTC_RT_REMOTE_SPLIT_SEND", "DDTC_RT_REMOTE_TYPED_BLOCKS",
-        "DDTC_RT_MAX_BUFFER", "DDTC_RT_FORMS"}) {
+        "DDTC_RT_MAX_BUFFER", "DDTC_RT_FORMS", "DDTC_RT_SHAPES"}) {
     const char *V = Settings.get(Name);
     std::string From =
         std::getenv(Name) && *std::getenv(Name) ? " (environment)" : "";
