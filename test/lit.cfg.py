@@ -45,11 +45,6 @@ config.environment["PATH"] = os.pathsep.join(
 # store in their %t.
 config.environment["DDTC_RT_CONFIG"] = os.path.join(test_root, "Inputs", "rt-settings.conf")
 config.environment["DDTC_RT_CALIBRATE"] = "off"
-# Shape kernels (docs/runtime.md, "Shape kernels") bind every type that no
-# emitted kernel serves. The tests of emitted kernels, forms, budgets and
-# pass-through check the runtime's choices without them, so tests run with
-# them off; rt-shape*.test turn them on.
-config.environment["DDTC_RT_SHAPES"] = "off"
 config.environment["DDTC_CACHE"] = os.path.join(config.test_exec_root, "empty-cache")
 
 # A -DDDTC_SANITIZE build (docs/testing.md): a report fails the test. Leaks
