@@ -221,6 +221,57 @@ inline char *rangeRuns(char *B, char *P, std::size_t F, std::size_t L,
   return P;
 }
 
+// Long index tables (docs/emit.md, "Index tables") are emitted as text the
+// compiler reads as string literals -- a brace list of a million integers
+// takes g++ minutes to parse, a string of the same table a fraction of a
+// second -- and decoded into a static array on the first call of an entry
+// point that uses them (under a function-local static, so once, and safely
+// from several threads); the kernels read the array as they would a list.
+//
+// The code is a sequence of numbers, each in 6-bit digits, least
+// significant first: the characters ./0-9A-Za-z stand for 0 to 63 (no
+// character a string literal must escape). A digit with bit 5 set is
+// followed by another of the same number; the first digit holds 4 bits of
+// the number and, in bit 4, its kind, the others 5 bits. Kind 0: the
+// number is the zigzag form of the difference between this entry and the
+// previous one (0 before the first), which becomes the current difference;
+// kind 1: the number of entries that follow at the current difference. An
+// arithmetic run of any length thus costs a few characters, a random entry
+// a few more than its decimal digits. The code is split into chunks of
+// less than 64 KiB (the longest literal C++ compilers must accept), each
+// ending between two numbers; Chunks lists them.
+template <int = 0> inline unsigned tableDigit(char C) {
+  return unsigned(C >= 'a' ? C - ('a' - 38) : C >= 'A' ? C - ('A' - 12)
+                                                       : C - '.');
+}
+
+template <class T>
+inline void decodeTable(T *Out, std::size_t N, const char *const *Chunks) {
+  typedef unsigned long long U;
+  const char *C = *Chunks;
+  U Value = 0, Step = 0;
+  std::size_t I = 0;
+  while (I < N) {
+    if (!*C)
+      C = *++Chunks;
+    unsigned D = tableDigit<>(*C++);
+    const bool Repeat = (D & 16) != 0;
+    U Num = D & 15;
+    for (unsigned Shift = 4; D & 32; Shift += 5) {
+      D = tableDigit<>(*C++);
+      Num |= U(D & 31) << Shift;
+    }
+    if (!Repeat) {
+      Step = (Num >> 1) ^ (U(0) - (Num & 1));
+      Num = 1;
+    }
+    for (; Num > 0 && I < N; --Num) {
+      Value += Step;
+      Out[I++] = T(Value);
+    }
+  }
+}
+
 // Intersects the requested bytes [F, L) with the part [S, E) of a packed
 // stream; on overlap, sets [Lo, Hi) to the intersection relative to S.
 template <class SizeT>

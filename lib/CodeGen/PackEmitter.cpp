@@ -18,8 +18,11 @@
 //
 // Every count, stride, displacement and block size is a literal, so the
 // compiler sees fixed-trip loops and fixed-size memcpy calls, which it
-// turns into register and vector moves. Index lists become static const
-// arrays next to the kernel. A transpose (Kernel::Tile) is copied tile by
+// turns into register and vector moves. Index lists become static arrays
+// next to the kernel: short ones const arrays with a brace list, long ones
+// arrays that the prelude decodes from string literals on first use
+// (TableCode.h), which compilers read far faster than a list of integers.
+// A transpose (Kernel::Tile) is copied tile by
 // tile instead of in typemap order; its range function keeps the typemap
 // order, which a byte range follows anyway. A prelude, EmittedPrelude.cpp,
 // holds the helpers: the copy of a block, and the split of a byte range
@@ -28,6 +31,7 @@
 //===----------------------------------------------------------------------===//
 #include "ddtc/CodeGen/CodeWriter.h"
 #include "ddtc/CodeGen/Emit.h"
+#include "ddtc/CodeGen/TableCode.h"
 #include "ddtc/IR/TextForm.h"
 #include "ddtc/Support/Text.h"
 
@@ -36,6 +40,7 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ddtc {
@@ -155,6 +160,9 @@ private:
   static std::string tileFn(const Kernel &K) {
     return "tile" + std::to_string(K.Id);
   }
+  static std::string decodeFn(const Kernel &K) {
+    return "tables" + std::to_string(K.Id);
+  }
   static std::string table(const char *What, const Kernel &K, size_t S) {
     return What + std::to_string(K.Id) + "_" + std::to_string(S);
   }
@@ -176,6 +184,24 @@ private:
   }
   void markRanges();
   void markWalks();
+  void markCoded();
+  /// The tables segment SI of K needs: displacements when they are not
+  /// strided, copies per element when they vary, and packed starts of the
+  /// elements for the range function then; none where the code has
+  /// literals instead (an unrolled loop outside range functions).
+  bool hasDisps(const Kernel &K, const Segment &S) const {
+    return !S.Strided && (!unrolled(S) || NeedsRange[K.Id]);
+  }
+  bool hasReps(const Kernel &K, const Segment &S) const {
+    return !S.uniformReps() && (!unrolled(S) || NeedsRange[K.Id]);
+  }
+  bool hasStarts(const Kernel &K, const Segment &S) const {
+    return !S.uniformReps() && NeedsRange[K.Id];
+  }
+  /// The tables of S are coded (TableCode.h), not brace lists.
+  bool coded(const Kernel &K, const Segment &S) const {
+    return S.Count > Options.MaxListedTable && (hasDisps(K, S) || hasReps(K, S));
+  }
   bool unrolled(const Segment &S) const {
     return S.Count <= Plan.getOptions().MaxUnrolledLoop;
   }
@@ -183,6 +209,11 @@ private:
   void printPrelude();
   void printKernel(const Kernel &K);
   void printTables(const Kernel &K);
+  /// A table of Values as a const brace list, or, if Code, as an array
+  /// and its code (TableCode.h).
+  void printTable(const std::string &Type, const std::string &Name,
+                  std::span<const int64_t> Values, bool Code);
+  void printDecode(const Kernel &K);
   void printCopy(const Kernel &K);
   void printTiledCopy(const Kernel &K);
   void printTileSpan(const Kernel &K);
@@ -205,6 +236,10 @@ private:
   void printElementRange(const Segment &S, const Address &A,
                          const std::string &Reps);
   void printEntryPoints(const NamedType &N);
+  /// The five functions of T, named Fn + "_packed_size", Fn + "_pack", ...
+  void printEntryFunctions(const Type *T, const std::string &Fn);
+  /// The five functions of Fn as calls of those of To.
+  void printForwarders(const std::string &Fn, const std::string &To);
   void printKernelTable();
   void printKernelABI();
 
@@ -219,6 +254,12 @@ private:
   std::vector<bool> NeedsRange; ///< by kernel id
   /// By kernel id: the kernel or one it calls prefetches (Segment::Prefetch).
   std::vector<bool> Walks;
+  /// By kernel id: the kernel or one it calls reads a coded table, which
+  /// tablesN decodes before the first use.
+  std::vector<bool> Coded;
+  /// The text of the entry points printed so far (under a placeholder
+  /// name), with the function prefix of the type they were printed for.
+  std::unordered_map<std::string, std::string> EntryTexts;
 };
 
 std::string SourcePrinter::print() {
@@ -232,6 +273,7 @@ std::string SourcePrinter::print() {
     NeedsRange[K->Id] = true;
   markRanges();
   markWalks();
+  markCoded();
 
   W.line(GeneratedBanner);
   W.line("// Pack and unpack code for the types of " + Options.SourceName +
@@ -276,6 +318,15 @@ void SourcePrinter::markWalks() {
         Walks[K->Id] = true;
 }
 
+void SourcePrinter::markCoded() {
+  // Children come before their parents: one forward sweep propagates.
+  Coded.assign(Plan.kernels().size(), false);
+  for (const std::unique_ptr<Kernel> &K : Plan.kernels())
+    for (const Segment &S : K->Segments)
+      if (coded(*K, S) || (S.ChildKernel && Coded[S.ChildKernel->Id]))
+        Coded[K->Id] = true;
+}
+
 void SourcePrinter::printPrelude() {
   static const char Prelude[] =
 #include "EmittedPrelude.inc"
@@ -305,22 +356,77 @@ void SourcePrinter::printTables(const Kernel &K) {
   }
   for (size_t SI = 0; SI < K.Segments.size(); ++SI) {
     const Segment &S = K.Segments[SI];
-    bool Loop = !unrolled(S);
-    if (!S.Strided && (Loop || Range))
-      W.line("const Off " + table("disps", K, SI) +
-             "[] = " + initializerList(S.Disps) + ";");
-    if (!S.uniformReps() && (Loop || Range))
-      W.line("const Off " + table("reps", K, SI) +
-             "[] = " + initializerList(S.RepsList) + ";");
-    if (!S.uniformReps() && Range) {
+    bool Code = coded(K, S);
+    if (hasDisps(K, S))
+      printTable("Off", table("disps", K, SI), S.Disps, Code);
+    if (hasReps(K, S))
+      printTable("Off", table("reps", K, SI), S.RepsList, Code);
+    if (hasStarts(K, S)) {
       // Packed start of every element, relative to the segment.
       std::vector<int64_t> Starts{0};
       for (int64_t R : S.RepsList)
         Starts.push_back(Starts.back() + R * S.Child->size());
-      W.line("const std::size_t " + table("starts", K, SI) +
-             "[] = " + initializerList(Starts) + ";");
+      printTable("std::size_t", table("starts", K, SI), Starts, Code);
     }
   }
+  printDecode(K);
+}
+
+void SourcePrinter::printTable(const std::string &Type, const std::string &Name,
+                               std::span<const int64_t> Values, bool Code) {
+  if (!Code) {
+    W.line("const " + Type + " " + Name + "[] = " + initializerList(Values) +
+           ";");
+    return;
+  }
+  // Filled by decodeTable from Name_code (the prelude, TableCode.h).
+  W.line(Type + " " + Name + "[" + std::to_string(Values.size()) + "];");
+  W.open("const char *const " + Name + "_code[] = {");
+  // Lines of at most 100 characters, adjacent literals of one chunk.
+  constexpr size_t LineChars = 100;
+  for (const std::string &Chunk : encodeTable(Values)) {
+    for (size_t At = 0; At < Chunk.size(); At += LineChars)
+      W.line("\"" + Chunk.substr(At, LineChars) + "\"" +
+             (At + LineChars >= Chunk.size() ? "," : ""));
+  }
+  W.close("};");
+}
+
+void SourcePrinter::printDecode(const Kernel &K) {
+  if (!Coded[K.Id])
+    return;
+  // Decodes K's coded tables and those of the kernels K calls, once: the
+  // entry points call it before the first copy.
+  std::vector<std::string> Steps;
+  std::vector<bool> Called(Plan.kernels().size(), false);
+  for (const Segment &S : K.Segments)
+    if (S.ChildKernel && Coded[S.ChildKernel->Id] &&
+        !Called[S.ChildKernel->Id]) {
+      Called[S.ChildKernel->Id] = true;
+      Steps.push_back(decodeFn(*S.ChildKernel) + "()");
+    }
+  for (size_t SI = 0; SI < K.Segments.size(); ++SI) {
+    const Segment &S = K.Segments[SI];
+    if (!coded(K, S))
+      continue;
+    auto Decode = [&](const char *What, uint64_t N) {
+      std::string T = table(What, K, SI);
+      Steps.push_back("decodeTable(" + T + ", " + str(N) + ", " + T + "_code)");
+    };
+    if (hasDisps(K, S))
+      Decode("disps", S.Count);
+    if (hasReps(K, S))
+      Decode("reps", S.Count);
+    if (hasStarts(K, S))
+      Decode("starts", S.Count + 1);
+  }
+  W.open("inline void " + decodeFn(K) + "() {");
+  W.line("static const bool Decoded = (");
+  for (const std::string &Step : Steps)
+    W.line("    " + Step + ",");
+  W.line("    true);");
+  W.line("(void)Decoded;");
+  W.close();
 }
 
 Address SourcePrinter::elementAddress(const Kernel &K, size_t SI,
@@ -681,15 +787,60 @@ void SourcePrinter::printElementRange(const Segment &S, const Address &A,
 
 void SourcePrinter::printEntryPoints(const NamedType &N) {
   const Type *T = N.T;
-  std::string Fn = "ddtc_" + N.Name;
-  std::string Size = str(T->size()), Extent = str(T->extent());
   bool Dense = T->getLayout().isDense();
   W.line();
   W.line("// " + N.Name + ": " + shorten(printType(T, &M)));
   W.line("// size " + std::to_string(T->size()) + ", lb " +
          std::to_string(T->lb()) + ", extent " + std::to_string(T->extent()) +
          (Dense ? ", dense" : ""));
+  // The functions under a name no type has, printed on their own: a
+  // type whose functions read the same as an earlier type's (the same
+  // layout under another name, as a trace has many: a struct's members, a
+  // type committed again) forwards to them. The compiler's time goes into
+  // optimizing each function, and a trace repeats layouts.
+  static constexpr std::string_view Placeholder = "ddtc_@";
+  CodeWriter Outer = std::move(W);
+  W = CodeWriter();
+  printEntryFunctions(T, std::string(Placeholder));
+  std::string Text = W.str();
+  W = std::move(Outer);
+  std::string Fn = "ddtc_" + N.Name;
+  auto [It, First] = EntryTexts.try_emplace(Text, Fn);
+  if (!First) {
+    printForwarders(Fn, It->second);
+    return;
+  }
+  for (size_t At = Text.find(Placeholder); At != std::string::npos;
+       At = Text.find(Placeholder, At + Fn.size()))
+    Text.replace(At, Placeholder.size(), Fn);
+  printLines(W, Text);
+}
 
+void SourcePrinter::printForwarders(const std::string &Fn,
+                                    const std::string &To) {
+  W.line("// The functions of " + To.substr(5) + ", which are the same.");
+  W.open("extern \"C\" std::size_t " + Fn +
+         "_packed_size(std::size_t count) {");
+  W.line("return " + To + "_packed_size(count);");
+  W.close();
+  for (const char *Suffix : {"_pack", "_unpack"}) {
+    W.open("extern \"C\" void " + Fn + Suffix +
+           "(const void *inbuf, std::size_t count, void *outbuf) {");
+    W.line(To + Suffix + "(inbuf, count, outbuf);");
+    W.close();
+  }
+  for (const char *Suffix : {"_pack_range", "_unpack_range"}) {
+    W.open("extern \"C\" std::size_t " + Fn + Suffix +
+           "(const void *inbuf, std::size_t count, std::size_t first, "
+           "std::size_t last, void *outbuf) {");
+    W.line("return " + To + Suffix + "(inbuf, count, first, last, outbuf);");
+    W.close();
+  }
+}
+
+void SourcePrinter::printEntryFunctions(const Type *T, const std::string &Fn) {
+  std::string Size = str(T->size()), Extent = str(T->extent());
+  bool Dense = T->getLayout().isDense();
   W.open("extern \"C\" std::size_t " + Fn +
          "_packed_size(std::size_t count) {");
   if (T->size() == 0)
@@ -741,6 +892,8 @@ void SourcePrinter::printEntryPoints(const NamedType &N) {
              ", P, count * " + Size + ");");
     } else {
       const Kernel &K = Plan.getKernel(T);
+      if (Coded[K.Id])
+        W.line(decodeFn(K) + "();");
       PrintForFar([&](const std::string &Far) {
         if (RootUnroll) // PlanOptions::UnrollFactor
           W.line("#pragma GCC unroll " + str(uint64_t{RootUnroll}));
@@ -783,6 +936,8 @@ void SourcePrinter::printEntryPoints(const NamedType &N) {
              ", P, last - first);");
     } else {
       const Kernel &K = Plan.getKernel(T);
+      if (Coded[K.Id])
+        W.line(decodeFn(K) + "();");
       std::string IParam = T->extent() ? "Off i" : "Off";
       Address I;
       if (T->extent())

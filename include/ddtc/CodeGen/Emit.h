@@ -55,6 +55,11 @@ struct CodeGenOptions {
   /// The description the module was read from, named in the banners.
   std::string SourceName;
   PlanOptions Plan;
+  /// Index tables of at most this many entries are brace lists; longer
+  /// ones are coded (ddtc/CodeGen/TableCode.h) and decoded on first use:
+  /// a brace list costs the compiler a tree node per entry, which is
+  /// nothing for a short table and minutes for the tables of a trace.
+  uint64_t MaxListedTable = 64;
   /// The key of each named type of the module as the input gave it (the
   /// runtime computes keys from the type the program built), by position.
   /// Types without a key -- size 0, or beyond the end -- are left out of
