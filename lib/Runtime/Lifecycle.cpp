@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "BufferPool.h"
+#include "CachedKernels.h"
 #include "KernelRegistry.h"
 #include "RuntimeLog.h"
 #include "RuntimeState.h"
@@ -185,13 +186,15 @@ bool wantsShapes() {
 }
 
 /// Whether the runtime will substitute: shape kernels are on, DDTC_KERNELS
-/// names kernels, the program carries its own, or DDTC_RT_FORMS=sends asks
-/// for forms alone. The same on every rank of a run: the environment, the
-/// settings file and the program.
+/// names kernels, the kernel cache holds some, the program carries its
+/// own, or DDTC_RT_FORMS=sends asks for forms alone. The same on every
+/// rank of a run: the environment, the settings file, the cache and the
+/// program.
 bool wantsSubstitution() {
   const char *Kernels = std::getenv("DDTC_KERNELS");
   const char *Forms = std::getenv("DDTC_RT_FORMS");
   return wantsShapes() || (Kernels && *Kernels) ||
+         CachedKernels::get().entries() != 0 ||
          !KernelRegistry::get().empty() ||
          (Forms && std::string_view(Forms) == "sends");
 }
@@ -206,6 +209,7 @@ void prepare() {
   RuntimeSettings &Settings = settings();
   for (std::string &W : Settings.load(Id.Node, Id.Library))
     Warnings.push_back(std::move(W));
+  CachedKernels::get().open(Warnings);
   if (Settings.source() != RuntimeSettings::Source::Defaults ||
       !wantsSubstitution())
     return;
@@ -255,6 +259,7 @@ void start() {
   // DDTC_RT_FORMS=sends alone turns the runtime on, without kernels.
   if (!wantsSubstitution() && Forms != "sends")
     return;
+  CachedKernels::get().setRank(R.Rank);
   if (wantsShapes())
     R.Bindings.enableShapes();
   if (std::string W = R.Peers.learn(); !W.empty())
@@ -368,6 +373,12 @@ std::string report() {
     First = false;
   }
   J += First ? "],\n" : "\n  ],\n";
+  const CachedKernels &Cache = CachedKernels::get();
+  J += "  \"kernel_cache\": {\"directory\": " +
+       (Cache.directory().empty() ? std::string("null")
+                                  : jsonQuote(Cache.directory())) +
+       ", \"entries\": " + std::to_string(Cache.entries()) +
+       ", \"loaded\": " + std::to_string(Cache.loaded()) + "},\n";
   J += "  \"types\": [";
   First = true;
   for (const TypeStats *S : R.Bindings.stats()) {

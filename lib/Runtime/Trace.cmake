@@ -4,9 +4,11 @@
 # Included by lib/Runtime/CMakeLists.txt.
 
 # Helpers shared by both runtime libraries (and by nothing that may link
-# LLVM, CLI11 or nlohmann): output patterns, atomic files and the settings
-# file (which ddtc-bench reads too). Free of MPI: one for every family.
+# LLVM, CLI11 or nlohmann): output patterns, atomic files, the settings
+# file (which ddtc-bench reads too) and the names of the kernel cache (which
+# `ddtc cache` writes). Free of MPI: one for every family.
 add_library(ddtcRuntimeSupport STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/KernelCacheLayout.cpp
   ${CMAKE_CURRENT_LIST_DIR}/RuntimeSettings.cpp
   ${CMAKE_CURRENT_LIST_DIR}/RuntimeSupport.cpp
   ${CMAKE_CURRENT_LIST_DIR}/SettingsStore.cpp

@@ -1,5 +1,6 @@
 //===- lib/Runtime/TypeBinding.cpp - Committed types and their kernels ----===//
 #include "TypeBinding.h"
+#include "CachedKernels.h"
 #include "SendForms.h"
 
 #include "ddtc/MPI/MPISupport.h"
@@ -78,6 +79,8 @@ std::string describeShape(const ShapeKernel &K) {
 const LoadedKernel *findKernel(Binding &B, const LayoutKey &K,
                                std::string &Reason) {
   const LoadedKernel *L = KernelRegistry::get().lookup(K.Print);
+  if (!L && CachedKernels::get().load(K.Print))
+    L = KernelRegistry::get().lookup(K.Print);
   if (!L) {
     Reason = "no kernel for this layout";
     return nullptr;
@@ -136,10 +139,12 @@ BindingTable::KeyResult BindingTable::keyOf(TypeContext &Ctx, const Type *T) {
   // would only add a copy.
   if (T->getLayout().isDense())
     return {std::nullopt, "contiguous: MPI moves it without packing"};
-  // Only a kernel of the same size and extent can match: the types of a
-  // program that have none are not normalized at all.
-  if (!KernelRegistry::get().hasShape(static_cast<uint64_t>(T->size()),
-                                      T->extent()))
+  // Only a kernel of the same size and extent can match, loaded or in the
+  // kernel cache: the types of a program that have none are not
+  // normalized at all.
+  uint64_t Size = static_cast<uint64_t>(T->size());
+  if (!KernelRegistry::get().hasShape(Size, T->extent()) &&
+      !CachedKernels::get().hasShape(Size, T->extent()))
     return {std::nullopt, "no kernel of this size and extent"};
   // The description a kernel was emitted for, built again (a trace's
   // kernels in the traced program): its key is the kernel's, with nothing
@@ -212,6 +217,8 @@ bool BindingTable::bindMembers(Binding &B, std::string &Names) {
       if (!K.Key)
         return false;
       const LoadedKernel *L = KernelRegistry::get().lookup(K.Key->Print);
+      if (!L && CachedKernels::get().load(K.Key->Print))
+        L = KernelRegistry::get().lookup(K.Key->Print);
       if (!L || L->Kernel->size != static_cast<uint64_t>(M->size()) ||
           L->Kernel->extent != M->extent())
         return false;

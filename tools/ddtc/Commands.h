@@ -8,6 +8,7 @@
 #define DDTC_TOOLS_DDTC_COMMANDS_H
 
 #include "ddtc/Analysis/Risks.h"
+#include "ddtc/CodeGen/Emit.h"
 #include "ddtc/Engine/MPIForm.h"
 #include "ddtc/IR/Module.h"
 #include "ddtc/Passes/PassManager.h"
@@ -137,6 +138,33 @@ struct EmitOptions {
 
 /// `ddtc emit`: writes pack/unpack and MPI constructor code.
 int runEmit(const EmitOptions &Options);
+
+/// The files `ddtc emit` writes for M, read from Options.InputPath, named
+/// for Base (the last component of the prefix); and in Keys, where given,
+/// the layout key of each of M's types by position, as the kernel table
+/// has them (the module gains the members of MPI_BOTTOM structs, named
+/// NAME_memberI). Nullopt after a diagnostic.
+std::optional<std::vector<EmittedFile>>
+emitFiles(TypeContext &Ctx, Module &M, const EmitOptions &Options,
+          const std::string &Base,
+          std::vector<std::optional<KernelKey>> *Keys = nullptr);
+
+struct CacheBuildOptions {
+  std::vector<std::string> Inputs;
+  /// The cache directory; empty: the runtime's (DDTC_CACHE, else
+  /// $XDG_CACHE_HOME/ddtc, else ~/.cache/ddtc).
+  std::string CacheDir;
+  /// -march for the kernels: empty for none (generic), "native", or a CPU.
+  std::string March;
+  /// The C++ compiler: empty for $CXX, else c++.
+  std::string Compiler;
+  /// Compile every kernel again, even where the cache has an entry.
+  bool Force = false;
+};
+
+/// `ddtc cache build`: compiles the kernels of description files (traces)
+/// into the kernel cache (ddtc/Runtime/KernelCache.h).
+int runCacheBuild(const CacheBuildOptions &Options);
 
 struct ExtractCommandOptions {
   ExtractOptions Source;

@@ -58,19 +58,9 @@ std::string baseName(const std::string &Path) {
 
 } // namespace
 
-int runEmit(const EmitOptions &Options) {
-  std::string Base = baseName(Options.OutputPrefix);
-  if (Base.empty() || Base == "." || Base == "..") {
-    reportError("-o needs a file name prefix, got '" + Options.OutputPrefix +
-                "'");
-    return ExitUsage;
-  }
-
-  TypeContext Ctx(getMPICHRules());
-  Module M(Ctx);
-  if (!readInput(Options.InputPath, M))
-    return ExitBadInput;
-
+std::optional<std::vector<EmittedFile>>
+emitFiles(TypeContext &Ctx, Module &M, const EmitOptions &Options,
+          const std::string &Base, std::vector<std::optional<KernelKey>> *Keys) {
   addBottomMembers(M);
 
   // Keys from the types as described, before the pipeline: the runtime
@@ -90,7 +80,7 @@ int runEmit(const EmitOptions &Options) {
   Expected<EngineCosts> Costs = findEngineCosts(Options.Engine);
   if (!Costs) {
     reportError(Costs.takeError().message());
-    return ExitBadInput;
+    return std::nullopt;
   }
   std::vector<const Type *> Given;
   for (const NamedType &N : M.types())
@@ -101,13 +91,13 @@ int runEmit(const EmitOptions &Options) {
         parsePassPipeline(getDefaultPipelineText());
     if (!Pipeline) { // the default pipeline always parses
       reportError(Pipeline.takeError().message());
-      return ExitBadInput;
+      return std::nullopt;
     }
     PassManager PM;
     PM.add(std::move(*Pipeline));
     if (Error E = PM.run(M)) {
       reportError(Options.InputPath + ": " + E.message());
-      return ExitBadInput;
+      return std::nullopt;
     }
   }
 
@@ -118,7 +108,7 @@ int runEmit(const EmitOptions &Options) {
       Expected<MPIFormOptions> Uses = formOptionsForUses(M.types()[I]);
       if (!Uses) {
         reportError(Options.InputPath + ": " + Uses.takeError().message());
-        return ExitBadInput;
+        return std::nullopt;
       }
       MPIForm F =
           chooseMPIForm(Given[I], getFormCandidates(Ctx, Norm, Given[I]),
@@ -130,8 +120,29 @@ int runEmit(const EmitOptions &Options) {
   CG.BaseName = Base;
   CG.SourceName = baseName(Options.InputPath);
   CG.Version = DDTC_VERSION;
+  if (Keys)
+    *Keys = CG.Keys;
+  return emitModule(M, CG);
+}
+
+int runEmit(const EmitOptions &Options) {
+  std::string Base = baseName(Options.OutputPrefix);
+  if (Base.empty() || Base == "." || Base == "..") {
+    reportError("-o needs a file name prefix, got '" + Options.OutputPrefix +
+                "'");
+    return ExitUsage;
+  }
+
+  TypeContext Ctx(getMPICHRules());
+  Module M(Ctx);
+  if (!readInput(Options.InputPath, M))
+    return ExitBadInput;
+  std::optional<std::vector<EmittedFile>> Emitted =
+      emitFiles(Ctx, M, Options, Base);
+  if (!Emitted)
+    return ExitBadInput;
   std::vector<OutputFile> Files;
-  for (EmittedFile &F : emitModule(M, CG))
+  for (EmittedFile &F : *Emitted)
     Files.push_back({Options.OutputPrefix + F.Suffix, std::move(F.Text)});
   if (Error E = writeFiles(Files)) {
     reportError(E.message());

@@ -145,6 +145,28 @@ static int runDriver(int argc, char **argv) {
                       "shipped MPICH 4.0.2 table, default) or a cost table "
                       "written by ddtc calibrate");
 
+  CacheBuildOptions CacheBuild;
+  CLI::App *CacheCmd = App.add_subcommand(
+      "cache", "fill the kernel cache the runtime loads kernels from");
+  CacheCmd->require_subcommand(1);
+  CLI::App *CacheBuildCmd = CacheCmd->add_subcommand(
+      "build", "compile the kernels of description files (a program's "
+               "traces) into the kernel cache");
+  CacheBuildCmd->add_option("FILE", CacheBuild.Inputs, "description files")
+      ->required();
+  CacheBuildCmd->add_option("--cache", CacheBuild.CacheDir,
+                            "the cache directory (default: DDTC_CACHE, else "
+                            "$XDG_CACHE_HOME/ddtc, else ~/.cache/ddtc)");
+  CacheBuildCmd->add_option("--march", CacheBuild.March,
+                            "compile for this CPU (-march=CPU): the compute "
+                            "nodes' (default: none, the compiler's default "
+                            "target; native: this one)");
+  CacheBuildCmd->add_option("--cxx", CacheBuild.Compiler,
+                            "the C++ compiler (default: $CXX, else c++)");
+  CacheBuildCmd->add_flag("--force", CacheBuild.Force,
+                          "compile every kernel again, even those the cache "
+                          "has");
+
 #ifdef DDTC_HAVE_SOURCE
   ExtractCommandOptions Extract;
   CLI::App *ExtractCmd = App.add_subcommand(
@@ -285,6 +307,8 @@ static int runDriver(int argc, char **argv) {
     return runNormalize(Normalize);
   if (EmitCmd->parsed())
     return runEmit(Emit);
+  if (CacheBuildCmd->parsed())
+    return runCacheBuild(CacheBuild);
   return ExitUsage;
 }
 

@@ -1,0 +1,267 @@
+//===- tools/ddtc/CacheCommand.cpp - `ddtc cache build` -------------------===//
+//
+// Fills the kernel cache (ddtc/Runtime/KernelCache.h) ahead of a run, for
+// compute nodes without a compiler: each description's kernels are emitted
+// as `ddtc emit` writes them, compiled into one shared object in a staging
+// directory, and linked into the cache under the name of each kernel's
+// layout key. Only keys without an entry are compiled; a description whose
+// keys all have one costs no compile.
+//
+// Every entry appears whole or not at all: the library is compiled under
+// a temporary name, and each entry is a hard link made under a temporary
+// name and renamed over the entry. A failed compile leaves nothing behind.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+
+#include "ddtc/IR/TypeContext.h"
+#include "ddtc/Runtime/KernelCache.h"
+#include "ddtc/Runtime/SettingsStore.h"
+#include "ddtc/Target/MPICHRules.h"
+
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <set>
+
+extern char **environ;
+
+namespace ddtc {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Runs Argv (Argv[0] found on PATH) and waits; its output goes where ours
+/// does. The exit status, or -1 where it could not start, or died by a
+/// signal.
+int runProgram(const std::vector<std::string> &Argv, std::string &Err) {
+  std::vector<char *> Args;
+  for (const std::string &A : Argv)
+    Args.push_back(const_cast<char *>(A.c_str()));
+  Args.push_back(nullptr);
+  pid_t Pid = 0;
+  if (int E = posix_spawnp(&Pid, Args[0], nullptr, nullptr, Args.data(),
+                           environ)) {
+    Err = "cannot run '" + Argv[0] + "': " + std::strerror(E);
+    return -1;
+  }
+  int Status = 0;
+  while (waitpid(Pid, &Status, 0) < 0)
+    if (errno != EINTR) {
+      Err = std::string("waitpid: ") + std::strerror(errno);
+      return -1;
+    }
+  if (WIFSIGNALED(Status)) {
+    Err = "'" + Argv[0] + "' killed by signal " +
+          std::to_string(WTERMSIG(Status));
+    return -1;
+  }
+  return WEXITSTATUS(Status);
+}
+
+/// The compiler's own account of itself (`CXX --version`, first line): two
+/// compilers, or two versions of one, make kernels of their own entries.
+std::string compilerIdentity(const std::string &Compiler, std::string &Err) {
+  std::string Command = "'" + Compiler + "' --version 2>/dev/null";
+  FILE *P = popen(Command.c_str(), "r");
+  std::string Line;
+  if (P) {
+    char Buf[256];
+    if (std::fgets(Buf, sizeof Buf, P))
+      Line = Buf;
+    if (pclose(P) != 0)
+      Line.clear();
+  }
+  while (!Line.empty() && (Line.back() == '\n' || Line.back() == '\r'))
+    Line.pop_back();
+  if (Line.empty())
+    Err = "cannot run the C++ compiler '" + Compiler +
+          "' (set CXX or --cxx to one)";
+  return Line;
+}
+
+/// An entry worth keeping: this user's, writable by nobody else, and a
+/// shared object (a file cut short by a full disk before it was renamed
+/// cannot be one, but a damaged disk can make anything).
+bool isSoundEntry(const std::string &Path) {
+  if (!whyUntrusted(Path, /*Directory=*/false).empty())
+    return false;
+  std::ifstream In(Path, std::ios::binary);
+  char Magic[4] = {};
+  In.read(Magic, 4);
+  struct stat St {};
+  return In && std::memcmp(Magic, "\x7f"
+                                  "ELF",
+                           4) == 0 &&
+         stat(Path.c_str(), &St) == 0 && St.st_size > 64;
+}
+
+struct Keyed {
+  std::string Name;
+  std::string Entry; ///< the entry's file name
+};
+
+} // namespace
+
+int runCacheBuild(const CacheBuildOptions &Options) {
+  std::string Dir = Options.CacheDir.empty() ? cacheDirectory()
+                                             : Options.CacheDir;
+  if (Dir.empty()) {
+    reportError("no cache directory: give --cache DIR, or set DDTC_CACHE, "
+                "XDG_CACHE_HOME or HOME");
+    return ExitUsage;
+  }
+  std::string Compiler = Options.Compiler;
+  if (Compiler.empty()) {
+    const char *CXX = std::getenv("CXX");
+    Compiler = CXX && *CXX ? CXX : "c++";
+  }
+  std::string Err;
+  std::string Identity = compilerIdentity(Compiler, Err);
+  if (Identity.empty()) {
+    reportError(Err);
+    return ExitBadInput;
+  }
+  std::vector<std::string> Flags = {"-O2", "-fPIC", "-shared"};
+  if (!Options.March.empty())
+    Flags.push_back("-march=" + Options.March);
+  std::string FlagText;
+  for (const std::string &F : Flags)
+    FlagText += " " + F;
+
+  std::string Target = targetOfMarch(Options.March);
+  std::string Top = kernelCacheRoot(Dir, DDTC_VERSION);
+  std::string Sub =
+      Top + "/" + entryDirectoryName(Target, Identity + "\n" + FlagText);
+  // The runtime loads nothing from a directory others can write to; one
+  // made here is the user's alone (0700).
+  if (!makeTrustedDirectory(Sub, Err)) {
+    reportError("kernel cache: " + Err);
+    return ExitBadInput;
+  }
+  for (const std::string &D : {Dir, Dir + "/kernels", Top})
+    if (std::string Why = whyUntrusted(D, /*Directory=*/true); !Why.empty()) {
+      reportError("kernel cache '" + D + "' is " + Why +
+                  "; the runtime would not use it");
+      return ExitBadInput;
+    }
+
+  // Read every input before compiling anything: bad input writes nothing.
+  struct Work {
+    std::string Input;
+    std::vector<EmittedFile> Files;
+    std::vector<Keyed> Missing;
+    size_t Kernels = 0;
+  };
+  std::vector<Work> Jobs;
+  for (const std::string &Input : Options.Inputs) {
+    TypeContext Ctx(getMPICHRules());
+    Module M(Ctx);
+    if (!readInput(Input, M))
+      return ExitBadInput;
+    EmitOptions Emit;
+    Emit.InputPath = Input;
+    // The kernels alone are loaded: the MPI constructors need no
+    // MPI-facing form.
+    Emit.BuildForm = "normal";
+    std::vector<std::optional<KernelKey>> Keys;
+    std::optional<std::vector<EmittedFile>> Files =
+        emitFiles(Ctx, M, Emit, "kernels", &Keys);
+    if (!Files)
+      return ExitBadInput;
+    Work W{Input, std::move(*Files), {}, 0};
+    std::set<std::string> Seen;
+    for (size_t I = 0; I < Keys.size() && I < M.types().size(); ++I) {
+      if (!Keys[I])
+        continue;
+      const Type *T = M.types()[I].T;
+      std::string Entry =
+          entryFileName(Keys[I]->Print.Hi, Keys[I]->Print.Lo,
+                        static_cast<uint64_t>(T->size()), T->extent());
+      if (!Seen.insert(Entry).second)
+        continue;
+      ++W.Kernels;
+      if (Options.Force || !isSoundEntry(Sub + "/" + Entry))
+        W.Missing.push_back({M.types()[I].Name, Entry});
+    }
+    Jobs.push_back(std::move(W));
+  }
+
+  size_t Written = 0, Compiled = 0;
+  std::string Pid = std::to_string(getpid());
+  for (Work &W : Jobs) {
+    if (W.Missing.empty()) {
+      std::fprintf(stderr, "ddtc cache: %s: %zu kernels, all in the cache\n",
+                   W.Input.c_str(), W.Kernels);
+      continue;
+    }
+    std::fprintf(stderr, "ddtc cache: %s: compiling %zu of %zu kernels...\n",
+                 W.Input.c_str(), W.Missing.size(), W.Kernels);
+    std::fflush(stderr);
+    // A staging directory of this process in the entries' directory: the
+    // same file system, so the entries are links to the compiled file.
+    std::string Stage = Sub + "/.build-" + Pid + "-" + std::to_string(Compiled);
+    std::error_code EC;
+    fs::remove_all(Stage, EC);
+    if (!fs::create_directory(Stage, EC)) {
+      reportError("cannot create '" + Stage + "': " + EC.message());
+      return ExitBadInput;
+    }
+    bool Ok = true;
+    for (const EmittedFile &F : W.Files) {
+      if (F.Suffix != ".h" && F.Suffix != ".cpp")
+        continue;
+      std::ofstream Out(Stage + "/kernels" + F.Suffix);
+      Out << F.Text;
+      Out.close();
+      if (!Out) {
+        reportError("cannot write '" + Stage + "/kernels" + F.Suffix + "'");
+        Ok = false;
+      }
+    }
+    std::string Library = Stage + "/kernels.so";
+    if (Ok) {
+      std::vector<std::string> Argv = {Compiler};
+      Argv.insert(Argv.end(), Flags.begin(), Flags.end());
+      Argv.insert(Argv.end(), {Stage + "/kernels.cpp", "-o", Library});
+      int Status = runProgram(Argv, Err);
+      if (Status != 0) {
+        reportError(W.Input + ": " +
+                    (Status < 0 ? Err
+                                : "the compiler failed (exit status " +
+                                      std::to_string(Status) + ")") +
+                    "; nothing written to the cache");
+        Ok = false;
+      }
+    }
+    for (const Keyed &K : W.Missing) {
+      if (!Ok)
+        break;
+      std::string Temp = Stage + "/" + K.Entry;
+      if (link(Library.c_str(), Temp.c_str()) != 0 ||
+          rename(Temp.c_str(), (Sub + "/" + K.Entry).c_str()) != 0) {
+        reportError("cannot write the cache entry of " + K.Name + " in '" +
+                    Sub + "': " + std::strerror(errno));
+        Ok = false;
+      }
+      Written += Ok;
+    }
+    fs::remove_all(Stage, EC);
+    if (!Ok)
+      return ExitBadInput;
+    ++Compiled;
+  }
+  std::fprintf(stderr, "ddtc cache: %zu entries written to %s\n", Written,
+               Sub.c_str());
+  return ExitSuccess;
+}
+
+} // namespace ddtc
