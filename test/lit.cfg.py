@@ -47,6 +47,11 @@ config.environment["DDTC_RT_CONFIG"] = os.path.join(test_root, "Inputs", "rt-set
 config.environment["DDTC_RT_CALIBRATE"] = "off"
 config.environment["DDTC_CACHE"] = os.path.join(config.test_exec_root, "empty-cache")
 
+# Files of another owner, which the runtime must refuse to load, can only be
+# made by root.
+if os.geteuid() == 0:
+    config.available_features.add("root")
+
 # A -DDDTC_SANITIZE build (docs/testing.md): a report fails the test. Leaks
 # are not reported (MPICH and Clang keep their allocations for the life of
 # the process), and the preloaded libraries, instrumented, need the
