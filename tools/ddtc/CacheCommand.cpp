@@ -141,20 +141,7 @@ int runCacheBuild(const CacheBuildOptions &Options) {
   std::string Top = kernelCacheRoot(Dir, DDTC_VERSION);
   std::string Sub =
       Top + "/" + entryDirectoryName(Target, Identity + "\n" + FlagText);
-  // The runtime loads nothing from a directory others can write to; one
-  // made here is the user's alone (0700).
-  if (!makeTrustedDirectory(Sub, Err)) {
-    reportError("kernel cache: " + Err);
-    return ExitBadInput;
-  }
-  for (const std::string &D : {Dir, Dir + "/kernels", Top})
-    if (std::string Why = whyUntrusted(D, /*Directory=*/true); !Why.empty()) {
-      reportError("kernel cache '" + D + "' is " + Why +
-                  "; the runtime would not use it");
-      return ExitBadInput;
-    }
-
-  // Read every input before compiling anything: bad input writes nothing.
+  // Read every input before writing anything: bad input writes nothing.
   struct Work {
     std::string Input;
     std::vector<EmittedFile> Files;
@@ -194,6 +181,19 @@ int runCacheBuild(const CacheBuildOptions &Options) {
     }
     Jobs.push_back(std::move(W));
   }
+
+  // The runtime loads nothing from a directory others can write to; one
+  // made here is the user's alone (0700).
+  if (!makeTrustedDirectory(Sub, Err)) {
+    reportError("kernel cache: " + Err);
+    return ExitBadInput;
+  }
+  for (const std::string &D : {Dir, Dir + "/kernels", Top})
+    if (std::string Why = whyUntrusted(D, /*Directory=*/true); !Why.empty()) {
+      reportError("kernel cache '" + D + "' is " + Why +
+                  "; the runtime would not use it");
+      return ExitBadInput;
+    }
 
   size_t Written = 0, Compiled = 0;
   std::string Pid = std::to_string(getpid());
