@@ -57,19 +57,31 @@ void CachedKernels::open(std::vector<std::string> &Warnings) {
                          "; not used");
       return;
     }
+  Root = Top;
+  scan(&Warnings);
+}
+
+void CachedKernels::refresh() {
+  std::lock_guard<std::mutex> G(Lock);
+  if (!Root.empty())
+    scan(nullptr);
+}
+
+void CachedKernels::scan(std::vector<std::string> *Warnings) {
   // Entries built for this CPU first, then for a CPU the user named, then
   // generic ones; entries for another CPU are not seen at all.
   std::vector<std::pair<int, std::string>> Targets;
-  for (const std::string &Name : listDirectory(Top))
+  for (const std::string &Name : listDirectory(Root))
     if (int R = targetRank(targetOfDirectory(Name)); R >= 0)
       Targets.emplace_back(R, Name);
   std::stable_sort(Targets.begin(), Targets.end(),
                    [](const auto &A, const auto &B) { return A.first < B.first; });
   for (const auto &[Rank, Name] : Targets) {
-    std::string Sub = Top + "/" + Name;
+    std::string Sub = Root + "/" + Name;
     if (std::string Why = whyUntrusted(Sub, /*Directory=*/true); !Why.empty()) {
-      Warnings.push_back("kernel cache '" + Sub + "' is " + Why +
-                         "; not used");
+      if (Warnings)
+        Warnings->push_back("kernel cache '" + Sub + "' is " + Why +
+                            "; not used");
       continue;
     }
     for (const std::string &File : listDirectory(Sub)) {
@@ -81,7 +93,6 @@ void CachedKernels::open(std::vector<std::string> &Warnings) {
         Shapes.emplace(Size, Extent);
     }
   }
-  Root = Top;
 }
 
 void CachedKernels::setRank(int R) {

@@ -31,6 +31,9 @@ public:
   /// version and CPU, once. What cannot be trusted (another owner,
   /// writable by others) is left out with a line in Warnings.
   void open(std::vector<std::string> &Warnings);
+  /// Reads the entries added since (kernels compiled while the program
+  /// runs, KernelCompiler.h). Entries already seen keep their state.
+  void refresh();
   /// The rank in warnings from now on.
   void setRank(int R);
 
@@ -48,6 +51,10 @@ public:
   size_t loaded() const;
 
 private:
+  /// Adds the entries of Root's directories that can run here; what
+  /// cannot be trusted is left out, with a line in Warnings where given.
+  void scan(std::vector<std::string> *Warnings);
+
   struct Entry {
     std::string Path;
     bool Tried = false;

@@ -96,6 +96,8 @@ std::string targetOfDirectory(std::string_view Name) {
 }
 
 int targetRank(const std::string &Target) {
+  if (Target.empty())
+    return -1;
   if (Target == "generic")
     return 2;
   if (Target.rfind("native.", 0) == 0)

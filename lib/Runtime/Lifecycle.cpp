@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "BufferPool.h"
 #include "CachedKernels.h"
+#include "KernelCompiler.h"
 #include "KernelRegistry.h"
 #include "RuntimeLog.h"
 #include "RuntimeState.h"
@@ -209,6 +210,10 @@ void prepare() {
   RuntimeSettings &Settings = settings();
   for (std::string &W : Settings.load(Id.Node, Id.Library))
     Warnings.push_back(std::move(W));
+  // The compile server first: it makes the cache's directory, which the
+  // index of entries then reads.
+  if (wantsShapes())
+    KernelCompiler::get().start(Warnings);
   CachedKernels::get().open(Warnings);
   if (Settings.source() != RuntimeSettings::Source::Defaults ||
       !wantsSubstitution())
@@ -260,6 +265,7 @@ void start() {
   if (!wantsSubstitution() && Forms != "sends")
     return;
   CachedKernels::get().setRank(R.Rank);
+  KernelCompiler::get().setRank(R.Rank);
   if (wantsShapes())
     R.Bindings.enableShapes();
   if (std::string W = R.Peers.learn(); !W.empty())
@@ -300,6 +306,15 @@ void start() {
   if (SendForms)
     R.Bindings.enableSendForms(R.Predefined);
 }
+
+} // namespace
+
+void RuntimeState::rebindCompiled() {
+  for (const TypeStats *S : KernelCompiler::get().poll())
+    Bindings.rebind(S, Predefined);
+}
+
+namespace {
 
 std::string report() {
   RuntimeState &R = runtime();
@@ -378,7 +393,12 @@ std::string report() {
        (Cache.directory().empty() ? std::string("null")
                                   : jsonQuote(Cache.directory())) +
        ", \"entries\": " + std::to_string(Cache.entries()) +
-       ", \"loaded\": " + std::to_string(Cache.loaded()) + "},\n";
+       ", \"loaded\": " + std::to_string(Cache.loaded());
+  const KernelCompiler &Compiler = KernelCompiler::get();
+  J += ", \"compiles_requested\": " + std::to_string(Compiler.requested()) +
+       ", \"compiled\": " + std::to_string(Compiler.compiled()) +
+       ", \"compiles_failed\": " + std::to_string(Compiler.failed()) +
+       "},\n";
   J += "  \"types\": [";
   First = true;
   for (const TypeStats *S : R.Bindings.stats()) {
@@ -408,6 +428,8 @@ std::string report() {
            ", \"extent\": " + std::to_string(S->Extent);
     if (S->Kind)
       J += ", \"kind\": " + jsonQuote(S->Kind);
+    if (S->Compiled)
+      J += ", \"compiled\": true";
     J += "}";
     First = false;
   }
@@ -418,6 +440,7 @@ std::string report() {
 
 void finish() {
   RuntimeState &R = runtime();
+  KernelCompiler::get().stop();
   R.Requests.settleOrphans(/*Wait=*/true);
   SplitSends::get().release();
   R.Bindings.releaseSendForms();

@@ -10,6 +10,7 @@
 #ifndef DDTC_LIB_RUNTIME_RUNTIMESTATE_H
 #define DDTC_LIB_RUNTIME_RUNTIMESTATE_H
 
+#include "KernelCompiler.h"
 #include "PendingRequests.h"
 #include "Placement.h"
 #include "TypeBinding.h"
@@ -209,6 +210,10 @@ struct RuntimeState {
     return B;
   }
   void noteSubstituted(const Binding &B, uint64_t Bytes) {
+    if (B.Shape)
+      noteShapeBytes(B, Bytes);
+    else if (KernelCompiler::get().pending())
+      rebindCompiled();
     Substituted.fetch_add(1, std::memory_order_relaxed);
     CallSubstituted[static_cast<size_t>(CurrentCall)].fetch_add(
         1, std::memory_order_relaxed);
@@ -234,6 +239,22 @@ struct RuntimeState {
       P.B->Stats->FormCalls.fetch_add(1, std::memory_order_relaxed);
     }
   }
+
+  /// A shape kernel's bytes: a type past the threshold has its kernel
+  /// compiled (KernelCompiler.h), once.
+  void noteShapeBytes(const Binding &B, uint64_t Bytes) {
+    KernelCompiler &C = KernelCompiler::get();
+    if (C.pending())
+      rebindCompiled();
+    if (!C.enabled() || B.CompileAsked.load(std::memory_order_relaxed) ||
+        B.ShapeBytes.fetch_add(Bytes, std::memory_order_relaxed) + Bytes <
+            C.hotBytes())
+      return;
+    if (!B.CompileAsked.exchange(true))
+      C.request(B);
+  }
+  /// Binds again the types whose compiled kernels arrived.
+  void rebindCompiled();
 
 private:
   /// substitutable() without counting: the binding of a derived type

@@ -1,11 +1,11 @@
 //===- lib/Runtime/SettingsMeasurement.cpp - Settings measured at start ---===//
 #include "SettingsMeasurement.h"
+#include "HelperProcesses.h"
 
 #include "ddtc/MPI/MachineIdentity.h"
 #include "ddtc/Runtime/RuntimeSettings.h"
 #include "ddtc/Runtime/SettingsStore.h"
 
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -65,55 +65,6 @@ std::vector<std::string> launcher() {
   return Words;
 }
 
-/// ddtc-rt-calibrate for this library: for an installed library, in the
-/// prefix's bin/ (found from the library's own directory, so that a moved
-/// prefix works); else the one of the build tree it was built in.
-std::string calibrator() {
-  Dl_info Info{};
-  if (dladdr(reinterpret_cast<void *>(&measureSettings), &Info) &&
-      Info.dli_fname) {
-    std::string Lib = Info.dli_fname;
-    std::string Installed = Lib.substr(0, Lib.rfind('/')) + "/" +
-                            DDTC_RT_BINDIR_FROM_LIBDIR + "/" +
-                            DDTC_RT_CALIBRATOR_NAME;
-    if (access(Installed.c_str(), X_OK) == 0)
-      return Installed;
-  }
-  return DDTC_RT_BUILT_CALIBRATOR;
-}
-
-/// The environment of the measuring job: the program's, without what ties
-/// a process to the program's own job (the launcher's process-manager
-/// variables) or would load ddtc into the measurement.
-std::vector<char *> measurementEnvironment() {
-  static const char *const Dropped[] = {"PMI_",
-                                        "PMIX_",
-                                        "HYDRA_",
-                                        "HYDI_",
-                                        "MPI_LOCALNRANKS",
-                                        "MPI_LOCALRANKID",
-                                        "OMPI_",
-                                        "PRTE_",
-                                        "ORTE_",
-                                        "LD_PRELOAD",
-                                        "DDTC_"};
-  std::vector<char *> Env;
-  for (char **E = environ; E && *E; ++E) {
-    std::string_view V(*E);
-    bool Drop = false;
-    for (const char *P : Dropped)
-      Drop |= V.starts_with(P);
-    // Open MPI's consent to run as root is the user's, not the job's; the
-    // store the job writes to is the one this process reads.
-    if (V.starts_with("OMPI_ALLOW_RUN_AS_ROOT") || V.starts_with("DDTC_CACHE="))
-      Drop = false;
-    if (!Drop)
-      Env.push_back(*E);
-  }
-  Env.push_back(nullptr);
-  return Env;
-}
-
 bool storedIsValid(const MachineIdentity &Id) {
   RuntimeSettings Probe;
   Probe.loadMeasured(Id.Node, Id.Library, 0);
@@ -142,7 +93,7 @@ std::string runUntil(const std::vector<std::string> &Argv,
   // with the processes it started.
   posix_spawnattr_setpgroup(&Attr, 0);
   posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETPGROUP);
-  std::vector<char *> Env = measurementEnvironment();
+  std::vector<char *> Env = helperEnvironment();
   pid_t Pid = 0;
   int Rc = posix_spawnp(&Pid, Args[0], &Files, &Attr, Args.data(), Env.data());
   posix_spawn_file_actions_destroy(&Files);
@@ -265,7 +216,8 @@ Measurement measureSettings(const MachineIdentity &Id) {
     std::vector<std::string> Argv = launcher();
     for (const char *A : {"-n", "2"})
       Argv.push_back(A);
-    Argv.push_back(calibrator());
+    Argv.push_back(
+        helperProgram(DDTC_RT_CALIBRATOR_NAME, DDTC_RT_BUILT_CALIBRATOR));
     for (const char *A : {"--auto", "--store", "--budget"})
       Argv.push_back(A);
     char BudgetText[32];

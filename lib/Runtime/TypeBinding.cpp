@@ -261,8 +261,22 @@ void BindingTable::remember(const std::string &Name,
   ByWords.emplace(Hash, Remembered{Name, std::move(Words), Gen, std::move(B)});
 }
 
-void BindingTable::bind(MPI_Datatype H,
-                        std::span<const MPI_Datatype> Predefined) {
+void BindingTable::rebind(const TypeStats *S,
+                          std::span<const MPI_Datatype> Predefined) {
+  std::vector<MPI_Datatype> Handles;
+  {
+    std::shared_lock<std::shared_mutex> G(Lock);
+    for (const auto &[H, B] : Live)
+      if (B->Stats == S)
+        Handles.push_back(H);
+  }
+  for (MPI_Datatype H : Handles)
+    bindAs(H, Predefined, S);
+}
+
+void BindingTable::bindAs(MPI_Datatype H,
+                          std::span<const MPI_Datatype> Predefined,
+                          const TypeStats *Again) {
   if (lookupPredefinedHandle(Predefined, H))
     return;
   // A type built by the same calls as one committed before (a program
@@ -281,7 +295,8 @@ void BindingTable::bind(MPI_Datatype H,
   uint64_t Gen = KernelRegistry::get().generation();
   bool HaveWords =
       appendConstructorWords(H, Words) && Words.size() <= MaxRememberedWords;
-  if (HaveWords)
+  // Binding again, the binding remembered is the one being replaced.
+  if (HaveWords && !Again)
     if (BindingRef Known = remembered(GivenName, Words, Gen)) {
       ++Known->Stats->Commits;
       std::unique_lock<std::shared_mutex> G(Lock);
@@ -353,7 +368,7 @@ void BindingTable::bind(MPI_Datatype H,
   // type is known by its layout alone (and by its reason when it has no
   // key, so that a program committing undecodable types in a loop still
   // has one entry).
-  std::string Name = GivenName;
+  std::string Name = GivenName.empty() && Again ? Again->Name : GivenName;
   std::string StatsKey = Name + '\0' + (Key.empty() ? Reason : Key);
   // Types that may be sent in a form, and types with a shape kernel, are
   // told apart by their description (without emitted kernels they have no
@@ -390,7 +405,10 @@ void BindingTable::bind(MPI_Datatype H,
   // then it names none.
   if (S->Size != B->Size || S->Extent != B->Extent)
     S->OneShape = false;
-  ++S->Commits;
+  if (Again)
+    S->Compiled |= Found != nullptr;
+  else
+    ++S->Commits;
   B->Stats = S;
   publish(H, B);
   G.unlock();

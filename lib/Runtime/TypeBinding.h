@@ -72,6 +72,8 @@ struct TypeStats {
   std::atomic<uint64_t> FormCalls{0};
   /// Of those, point-to-point calls left to MPI by DDTC_RT_TYPED_BLOCKS.
   std::atomic<uint64_t> TypedCalls{0};
+  /// The kernel was compiled while the program ran (KernelCompiler.h).
+  bool Compiled = false;
 };
 
 struct Binding {
@@ -129,6 +131,11 @@ struct Binding {
   MPI_Datatype SendForm = MPI_DATATYPE_NULL;
   bool WantsForm = false;
   std::once_flag FormOnce;
+
+  /// For a shape kernel: the bytes it packed and unpacked, until the type
+  /// is hot and its kernel asked for (KernelCompiler.h), once.
+  mutable std::atomic<uint64_t> ShapeBytes{0};
+  mutable std::atomic<bool> CompileAsked{false};
 
   Binding() = default;
   Binding(const Binding &) = delete;
@@ -190,7 +197,13 @@ using BindingRef = std::shared_ptr<Binding>;
 class BindingTable {
 public:
   /// Binds the type H, just committed; Predefined is the handle table.
-  void bind(MPI_Datatype H, std::span<const MPI_Datatype> Predefined);
+  void bind(MPI_Datatype H, std::span<const MPI_Datatype> Predefined) {
+    bindAs(H, Predefined, nullptr);
+  }
+  /// Binds again every live handle whose binding counts into S, once a
+  /// kernel for it arrived in the kernel cache: the calls that start after
+  /// use the new binding, a call in flight keeps the one it started with.
+  void rebind(const TypeStats *S, std::span<const MPI_Datatype> Predefined);
   /// DDTC_RT_FORMS=sends: types without a kernel get a form for sends
   /// (SendForms.h). Set before the first commit.
   void enableSendForms(std::span<const MPI_Datatype> Handles) {
@@ -237,6 +250,10 @@ public:
   std::vector<const TypeStats *> stats() const;
 
 private:
+  /// bind(), or with Again the rebinding of a type bound before as Again
+  /// says (its name, where it has none of its own), which is no commit.
+  void bindAs(MPI_Datatype H, std::span<const MPI_Datatype> Predefined,
+              const TypeStats *Again);
   /// The layout key of a decoded type, or why it has none.
   struct KeyResult {
     std::optional<LayoutKey> Key;

@@ -79,11 +79,14 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace ddtc;
@@ -637,9 +640,74 @@ private:
   int Count;
 };
 
+/// The kernel cache entries under Dir (files named *.so).
+int countEntries(const std::string &Dir) {
+  int N = 0;
+  std::error_code EC;
+  for (auto It = std::filesystem::recursive_directory_iterator(Dir, EC);
+       !EC && It != std::filesystem::recursive_directory_iterator();
+       It.increment(EC))
+    N += It->path().extension() == ".so";
+  return N;
+}
+
+/// The point-to-point exchanges of every type of Paths, round after round,
+/// until Dir holds Entries entries and three rounds more (at most
+/// MaxSeconds); each round's output must be the first's.
+int untilEntries(const std::vector<std::string> &Paths, MpiBuilder &Builder,
+                 int Count, const std::string &Dir, int Entries,
+                 int MaxSeconds) {
+  std::vector<std::unique_ptr<TypeContext>> Contexts;
+  std::vector<std::unique_ptr<Module>> Modules;
+  std::vector<CommittedType> Types;
+  for (const std::string &Path : Paths) {
+    Contexts.push_back(std::make_unique<TypeContext>(getMPICHRules()));
+    Modules.push_back(std::make_unique<Module>(*Contexts.back()));
+    if (!commitTypes("rt-exchange", Path, *Modules.back(), Builder, Types))
+      return 1;
+  }
+  auto Start = std::chrono::steady_clock::now();
+  std::string First;
+  int After = -1;
+  for (int Round = 0;; ++Round) {
+    Output.clear();
+    for (const CommittedType &C : Types)
+      Exchanger(C.Name, C.T, C.get(), Count).run(/*P2POnly=*/true, false);
+    if (Round == 0)
+      First = Output;
+    else if (Output != First) {
+      std::fprintf(stderr, "rt-exchange: round %d differs from the first\n",
+                   Round);
+      return 1;
+    }
+    int Done = 0;
+    if (Rank == 0)
+      Done = countEntries(Dir) >= Entries ||
+             std::chrono::steady_clock::now() - Start >
+                 std::chrono::seconds(MaxSeconds);
+    MPI_Bcast(&Done, 1, MPI_INT, 0, Comm);
+    // A program's compute between its exchanges: the cores the compiles,
+    // at the lowest priority, get (MPI's waits spin).
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (Done && After < 0)
+      After = 3;
+    if (After >= 0 && After-- == 0)
+      break;
+  }
+  Output = First;
+  if (Rank == 0)
+    Output += "0 entries " + std::to_string(countEntries(Dir)) + "\n";
+  return 0;
+}
+
 int run(int Argc, char **Argv) {
   bool P2POnly = false, LargeCountOnly = false, Shapes = false;
   int Count = 3;
+  // --until-entries DIR N: the exchanges again and again, until DIR holds
+  // N kernel cache entries (the runtime compiles hot types while the
+  // program runs) and three rounds more, at most --max-seconds (60).
+  std::string UntilDir;
+  int UntilEntries = 0, MaxSeconds = 60;
   std::vector<std::string> Paths;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
@@ -654,6 +722,11 @@ int run(int Argc, char **Argv) {
       Shapes = true;
     } else if (A == "--count" && I + 1 < Argc) {
       Count = std::atoi(Argv[++I]);
+    } else if (A == "--until-entries" && I + 2 < Argc) {
+      UntilDir = Argv[++I];
+      UntilEntries = std::atoi(Argv[++I]);
+    } else if (A == "--max-seconds" && I + 1 < Argc) {
+      MaxSeconds = std::atoi(Argv[++I]);
     } else {
       Paths.push_back(A);
     }
@@ -661,12 +734,16 @@ int run(int Argc, char **Argv) {
   if (Paths.empty() || Count < 1) {
     std::fprintf(stderr,
                  "usage: rt-exchange [--p2p-only] [--large-count-only] "
-                 "[--reversed] [--count N] [--shapes] FILE...\n");
+                 "[--reversed] [--count N] [--shapes] "
+                 "[--until-entries DIR N [--max-seconds S]] FILE...\n");
     return 2;
   }
   std::string Missing;
   std::vector<MPI_Datatype> Predefined = makeHandleTable(Missing);
   MpiBuilder Builder(Predefined);
+  if (!UntilDir.empty())
+    return untilEntries(Paths, Builder, Count, UntilDir, UntilEntries,
+                        MaxSeconds);
   for (const std::string &Path : Paths) {
     TypeContext Ctx(getMPICHRules());
     Module M(Ctx);

@@ -160,11 +160,16 @@ struct CacheBuildOptions {
   std::string Compiler;
   /// Compile every kernel again, even where the cache has an entry.
   bool Force = false;
+  /// Stop a compile after this many seconds (0: never).
+  double TimeoutSeconds = 0;
 };
 
 /// `ddtc cache build`: compiles the kernels of description files (traces)
 /// into the kernel cache (ddtc/Runtime/KernelCache.h).
 int runCacheBuild(const CacheBuildOptions &Options);
+
+/// `ddtc cache serve`: the runtime's compile server (CacheServe.cpp).
+int runCacheServe(const CacheBuildOptions &Options);
 
 struct ExtractCommandOptions {
   ExtractOptions Source;

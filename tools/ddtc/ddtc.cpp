@@ -167,6 +167,17 @@ static int runDriver(int argc, char **argv) {
                           "compile every kernel again, even those the cache "
                           "has");
 
+  // The runtime's compile server: started by libddtc_rt.so, not by
+  // users, so left out of the help.
+  CacheBuildOptions CacheServe;
+  CLI::App *CacheServeCmd = CacheCmd->add_subcommand(
+      "serve", "compile the kernels the runtime asks for on standard input");
+  CacheServeCmd->group("");
+  CacheServeCmd->add_option("--cache", CacheServe.CacheDir)->required();
+  CacheServeCmd->add_option("--march", CacheServe.March);
+  CacheServeCmd->add_option("--cxx", CacheServe.Compiler);
+  CacheServeCmd->add_option("--timeout", CacheServe.TimeoutSeconds);
+
 #ifdef DDTC_HAVE_SOURCE
   ExtractCommandOptions Extract;
   CLI::App *ExtractCmd = App.add_subcommand(
@@ -309,6 +320,8 @@ static int runDriver(int argc, char **argv) {
     return runEmit(Emit);
   if (CacheBuildCmd->parsed())
     return runCacheBuild(CacheBuild);
+  if (CacheServeCmd->parsed())
+    return runCacheServe(CacheServe);
   return ExitUsage;
 }
 

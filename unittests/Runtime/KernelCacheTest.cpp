@@ -62,6 +62,7 @@ TEST(KernelCacheTest, OnlyTargetsThatRunHereAreRanked) {
   EXPECT_EQ(targetRank(nativeTarget()), 0);
   EXPECT_EQ(targetRank("znver3"), 1);
   EXPECT_EQ(targetRank("generic"), 2);
+  EXPECT_EQ(targetRank(targetOfDirectory("compile.log")), -1);
   // -march=native on another processor may use instructions this one
   // lacks.
   std::string Other = nativeTarget();

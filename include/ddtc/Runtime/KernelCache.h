@@ -54,7 +54,7 @@ std::string targetOfDirectory(std::string_view Name);
 /// Whether entries built for Target can run here: generic, a named CPU
 /// (the user's choice, made for the nodes the cache serves), or native
 /// on this CPU. Lower ranks are preferred: 0 native here, 1 named, 2
-/// generic; -1 cannot run.
+/// generic; -1 cannot run, or not a target ("").
 int targetRank(const std::string &Target);
 
 /// KEY.SIZE.EXTENT.so, KEY the 32 hex digits of the layout key.
