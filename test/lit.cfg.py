@@ -46,6 +46,10 @@ config.environment["PATH"] = os.pathsep.join(
 config.environment["DDTC_RT_CONFIG"] = os.path.join(test_root, "Inputs", "rt-settings.conf")
 config.environment["DDTC_RT_CALIBRATE"] = "off"
 config.environment["DDTC_CACHE"] = os.path.join(config.test_exec_root, "empty-cache")
+# Nor do they compile kernels into it while they run (shape kernels on
+# would): what one test compiled, the next would find. rt-compile.test
+# compiles into a cache of its own.
+config.environment["DDTC_CACHE_COMPILE"] = "off"
 
 # Files of another owner, which the runtime must refuse to load, can only be
 # made by root.
