@@ -1,0 +1,389 @@
+//===- tools/ddtc/RunSummary.cpp - What `ddtc run` says at the end --------===//
+//
+// Types are counted once however many ranks commit them: ranks of one
+// program mostly commit the same types, and a sum over ranks would count
+// each as often as there are ranks. A type is told apart by its name and
+// layout key, or, where the report has no key (a type bound to a shape
+// kernel without a kernel library loaded), by its name, size and extent.
+// Calls are summed over the ranks: each rank's calls are its own.
+//
+//===----------------------------------------------------------------------===//
+#include "RunSummary.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sys/wait.h>
+#include <system_error>
+#include <tuple>
+
+namespace fs = std::filesystem;
+
+namespace ddtc {
+
+namespace {
+
+using Json = nlohmann::json;
+
+/// One rank's report or trace.
+struct RankFile {
+  std::string Path;
+  int Rank = 0;
+  int Size = 0;
+  Json Doc;
+};
+
+/// Path as the user would type it: relative to the current directory
+/// where it is below it.
+std::string displayPath(const std::string &Path) {
+  std::error_code EC;
+  fs::path Here = fs::current_path(EC);
+  if (EC)
+    return Path;
+  fs::path Relative = fs::path(Path).lexically_relative(Here);
+  if (Relative.empty() || *Relative.begin() == "..")
+    return Path;
+  return Relative.string();
+}
+
+/// "0-3", "0, 2, 5-7".
+std::string formatRanks(const std::vector<int> &Ranks) {
+  std::string Out;
+  for (size_t I = 0; I < Ranks.size();) {
+    size_t J = I;
+    while (J + 1 < Ranks.size() && Ranks[J + 1] == Ranks[J] + 1)
+      ++J;
+    Out += (Out.empty() ? "" : ", ") + std::to_string(Ranks[I]);
+    if (J > I)
+      Out += "-" + std::to_string(Ranks[J]);
+    I = J + 1;
+  }
+  return Out;
+}
+
+std::string plural(size_t N, const std::string &Word) {
+  return std::to_string(N) + " " + Word + (N == 1 ? "" : "s");
+}
+
+/// One line of the summary: a label in the first column, then the text.
+void printLine(const std::string &Label, const std::string &Text) {
+  std::fprintf(stderr, "  %-10s %s\n", Label.c_str(), Text.c_str());
+}
+
+/// Reads the files; one that cannot be read is one line, and left out.
+/// RankOf finds the rank and size in a document (a report's top level, a
+/// trace's x-trace).
+template <typename RankOfFn>
+std::vector<RankFile> readRankFiles(const std::vector<std::string> &Paths,
+                                    RankOfFn RankOf) {
+  std::vector<RankFile> Files;
+  for (const std::string &Path : Paths) {
+    RankFile F;
+    F.Path = Path;
+    try {
+      std::ifstream In(Path);
+      if (!In) {
+        std::fprintf(stderr, "ddtc run: %s: cannot read it: %s\n",
+                     displayPath(Path).c_str(), std::strerror(errno));
+        continue;
+      }
+      F.Doc = Json::parse(In);
+      std::tie(F.Rank, F.Size) = RankOf(F.Doc);
+    } catch (const Json::exception &E) {
+      std::fprintf(stderr, "ddtc run: %s: cannot read it: %s\n",
+                   displayPath(Path).c_str(), E.what());
+      continue;
+    }
+    Files.push_back(std::move(F));
+  }
+  std::sort(
+      Files.begin(), Files.end(),
+      [](const RankFile &A, const RankFile &B) { return A.Rank < B.Rank; });
+  return Files;
+}
+
+/// The first line, and the ranks that wrote nothing. Returns false where
+/// no file was read (the line says why).
+bool printHeader(const RunOutcome &Outcome, const std::vector<RankFile> &Files,
+                 const char *What) {
+  std::string Where = displayPath(Outcome.Pattern);
+  if (Files.empty()) {
+    std::fprintf(stderr,
+                 "ddtc run: no %s written (%s): the program ended before "
+                 "MPI_Finalize, or did not run under the library\n",
+                 What, Where.c_str());
+    printLine("library", Outcome.Library);
+    return false;
+  }
+  std::set<int> Seen;
+  int Size = 0;
+  for (const RankFile &F : Files) {
+    Seen.insert(F.Rank);
+    Size = std::max(Size, F.Size);
+  }
+  std::fprintf(stderr, "ddtc run: %ss of %s of %d in %s\n", What,
+               plural(Seen.size(), "rank").c_str(), Size, Where.c_str());
+  printLine("library", Outcome.Library);
+  std::vector<int> Missing;
+  for (int R = 0; R < Size; ++R)
+    if (!Seen.count(R))
+      Missing.push_back(R);
+  if (!Missing.empty())
+    printLine("missing",
+              std::string(Missing.size() == 1 ? "rank " : "ranks ") +
+                  formatRanks(Missing) + ": no " + What +
+                  " (a rank that crashes or does not reach MPI_Finalize "
+                  "writes none)");
+  return true;
+}
+
+void printExit(int WaitStatus) {
+  if (WIFSIGNALED(WaitStatus))
+    printLine("exit", "killed by signal " +
+                          std::to_string(WTERMSIG(WaitStatus)) + " (" +
+                          strsignal(WTERMSIG(WaitStatus)) + ")");
+  else if (WIFEXITED(WaitStatus) && WEXITSTATUS(WaitStatus) != 0)
+    printLine("exit", "status " + std::to_string(WEXITSTATUS(WaitStatus)));
+}
+
+/// The reasons a report gives for a type without a kernel (TypeBinding.cpp
+/// and the decoder's), cut to the words they have in common: the rest
+/// names the type's own sizes.
+std::string groupReason(const std::string &Reason) {
+  static const std::pair<const char *, const char *> Groups[] = {
+      {"contiguous:", "contiguous"},
+      {"the MPI library lays out", "laid out otherwise by MPI"},
+      {"cannot decode", "cannot decode"},
+      {"failed while binding", "failed while binding"},
+      {"no layout key", "no layout key"},
+  };
+  for (const auto &[Prefix, Group] : Groups)
+    if (Reason.rfind(Prefix, 0) == 0)
+      return Group;
+  if (Reason.find("contiguous blocks, more than") != std::string::npos)
+    return "too many blocks to normalize";
+  return Reason;
+}
+
+/// "11 shape, 1 emitted": the largest first, names in order among equals.
+std::string formatCounts(const std::map<std::string, size_t> &Counts) {
+  std::vector<std::pair<std::string, size_t>> Sorted(Counts.begin(),
+                                                     Counts.end());
+  std::stable_sort(
+      Sorted.begin(), Sorted.end(),
+      [](const auto &A, const auto &B) { return A.second > B.second; });
+  std::string Out;
+  for (const auto &[Name, N] : Sorted)
+    Out += (Out.empty() ? "" : ", ") + std::to_string(N) + " " + Name;
+  return Out;
+}
+
+/// The settings' source and file ("stored, FILE").
+std::string describeSource(const Json &S) {
+  std::string Source = S.value("source", "");
+  std::string File = S.contains("file") && S["file"].is_string()
+                         ? displayPath(S["file"].get<std::string>())
+                         : "";
+  std::string Text;
+  if (Source == "named")
+    Text = "named by DDTC_RT_CONFIG";
+  else if (Source == "measured" && S.contains("measure_seconds"))
+    Text = "measured in this run (" + S["measure_seconds"].dump() + " s)";
+  else if (Source == "defaults")
+    Text = "defaults (none stored, measured or named)";
+  else
+    Text = Source;
+  return File.empty() ? Text : Text + ", " + File;
+}
+
+/// The settings' values, as the report names them.
+std::string describeValues(const Json &S) {
+  auto Value = [&](const char *Name) {
+    if (!S.contains(Name))
+      return std::string("?");
+    return S[Name].is_string() ? S[Name].get<std::string>() : S[Name].dump();
+  };
+  std::string Text = std::string("split_send ") + Value("split_send") +
+                     ", typed_blocks " + Value("typed_blocks");
+  if (S.value("spans_nodes", false))
+    Text += ", remote_split_send " + Value("remote_split_send") +
+            ", remote_typed_blocks " + Value("remote_typed_blocks");
+  return Text + ", shapes " + Value("shapes") + ", forms " + Value("forms");
+}
+
+void printSettings(const std::vector<RankFile> &Files) {
+  // Ranks of one node share their settings; ranks of several node types
+  // may not.
+  std::map<std::pair<std::string, std::string>, std::vector<int>> Groups;
+  for (const RankFile &F : Files)
+    if (F.Doc.contains("settings") && F.Doc["settings"].is_object())
+      Groups[{describeSource(F.Doc["settings"]),
+              describeValues(F.Doc["settings"])}]
+          .push_back(F.Rank);
+  std::string Label = "settings";
+  for (const auto &[Text, Ranks] : Groups) {
+    std::string Where = Groups.size() == 1
+                            ? ""
+                            : (Ranks.size() == 1 ? " (rank " : " (ranks ") +
+                                  formatRanks(Ranks) + ")";
+    printLine(Label, Text.first + Where);
+    printLine("", Text.second);
+    Label.clear();
+  }
+}
+
+void printCalls(const std::vector<RankFile> &Files) {
+  std::map<std::string, std::pair<uint64_t, uint64_t>> Calls;
+  for (const RankFile &F : Files) {
+    if (!F.Doc.contains("calls") || !F.Doc["calls"].is_object())
+      continue;
+    for (const auto &[Name, C] : F.Doc["calls"].items()) {
+      Calls[Name].first += C.value("substituted", uint64_t(0));
+      Calls[Name].second += C.value("passed_through", uint64_t(0));
+    }
+  }
+  if (Calls.empty()) {
+    printLine("calls", "none with a derived type");
+    return;
+  }
+  size_t Width = std::strlen("all");
+  std::pair<uint64_t, uint64_t> All;
+  for (const auto &[Name, C] : Calls) {
+    Width = std::max(Width, Name.size());
+    All.first += C.first;
+    All.second += C.second;
+  }
+  auto Row = [&](const std::string &Label, const std::string &Name,
+                 const std::string &Sub, const std::string &Passed) {
+    std::fprintf(stderr, "  %-10s %-*s  %11s  %14s\n", Label.c_str(),
+                 int(Width), Name.c_str(), Sub.c_str(), Passed.c_str());
+  };
+  Row("calls", "", "substituted", "passed through");
+  for (const auto &[Name, C] : Calls)
+    Row("", Name, std::to_string(C.first), std::to_string(C.second));
+  if (Calls.size() > 1)
+    Row("", "all", std::to_string(All.first), std::to_string(All.second));
+}
+
+void printTypes(const std::vector<RankFile> &Files) {
+  // The identity of a type over the ranks, and what the first rank that
+  // reports it says of it.
+  std::map<std::tuple<std::string, std::string, std::string>, const Json *>
+      Types;
+  std::set<std::string> Libraries;
+  for (const RankFile &F : Files) {
+    if (F.Doc.contains("types") && F.Doc["types"].is_array())
+      for (const Json &T : F.Doc["types"]) {
+        std::string Layout = T.contains("key")
+                                 ? T["key"].dump()
+                                 : T.value("size", Json()).dump() + "/" +
+                                       T.value("extent", Json()).dump();
+        Types.emplace(
+            std::make_tuple(T.value("name", ""), Layout, T.value("reason", "")),
+            &T);
+      }
+    if (F.Doc.contains("kernel_libraries") &&
+        F.Doc["kernel_libraries"].is_array())
+      for (const Json &L : F.Doc["kernel_libraries"])
+        Libraries.insert(displayPath(L.value("path", "")) + " (" +
+                         plural(L.value("kernels", size_t(0)), "kernel") + ")");
+  }
+  std::map<std::string, size_t> Kinds, Reasons;
+  for (const auto &[Id, T] : Types) {
+    if (T->contains("kind") && (*T)["kind"].is_string())
+      ++Kinds[(*T)["kind"].get<std::string>()];
+    else
+      ++Reasons[groupReason(T->value("reason", "unknown"))];
+  }
+  printLine("types", std::to_string(Types.size()) +
+                         " (distinct by name and layout over the ranks)");
+  printLine("kernels", Kinds.empty() ? "none" : formatCounts(Kinds));
+  if (!Reasons.empty())
+    printLine("no kernel", formatCounts(Reasons));
+  std::string Label = "libraries";
+  for (const std::string &L : Libraries) {
+    printLine(Label, L);
+    Label.clear();
+  }
+}
+
+} // namespace
+
+void printReportSummary(const RunOutcome &Outcome) {
+  std::vector<RankFile> Files =
+      readRankFiles(Outcome.Files, [](const Json &Doc) {
+        return std::make_pair(Doc.at("rank").get<int>(),
+                              Doc.at("size").get<int>());
+      });
+  if (printHeader(Outcome, Files, "report")) {
+    if (std::none_of(Files.begin(), Files.end(), [](const RankFile &F) {
+          return F.Doc.value("active", false);
+        }))
+      printLine("runtime", "not active on any rank: no kernel library, and "
+                           "shape kernels off");
+    printTypes(Files);
+    printCalls(Files);
+    printSettings(Files);
+  }
+  printExit(Outcome.WaitStatus);
+}
+
+void printTraceSummary(const RunOutcome &Outcome) {
+  std::vector<RankFile> Files =
+      readRankFiles(Outcome.Files, [](const Json &Doc) {
+        const Json &Trace = Doc.at("x-trace");
+        return std::make_pair(Trace.at("rank").get<int>(),
+                              Trace.at("size").get<int>());
+      });
+  if (printHeader(Outcome, Files, "trace")) {
+    std::map<size_t, std::vector<int>> TypesByCount;
+    std::vector<int> Aborted;
+    for (const RankFile &F : Files) {
+      size_t N = F.Doc.contains("types") && F.Doc["types"].is_array()
+                     ? F.Doc["types"].size()
+                     : 0;
+      TypesByCount[N].push_back(F.Rank);
+      if (F.Doc.value("aborted", false))
+        Aborted.push_back(F.Rank);
+    }
+    if (!Aborted.empty())
+      printLine("aborted",
+                std::string(Aborted.size() == 1 ? "rank " : "ranks ") +
+                    formatRanks(Aborted) + " (MPI_Abort)");
+    if (TypesByCount.size() == 1) {
+      printLine("types", std::to_string(TypesByCount.begin()->first) +
+                             " committed per rank");
+    } else {
+      std::string Text;
+      for (const auto &[N, Ranks] : TypesByCount)
+        Text += (Text.empty() ? "" : "; ") + std::to_string(N) + " on " +
+                (Ranks.size() == 1 ? "rank " : "ranks ") + formatRanks(Ranks);
+      printLine("types", Text);
+    }
+    // The trace with the most types: the kernels of one rank's types serve
+    // every rank that commits the same layouts.
+    const RankFile *Most = &Files.front();
+    for (const RankFile &F : Files)
+      if (F.Doc.contains("types") && F.Doc["types"].is_array() &&
+          (!Most->Doc.contains("types") ||
+           F.Doc["types"].size() > Most->Doc["types"].size()))
+        Most = &F;
+    if (TypesByCount.rbegin()->first == 0) {
+      printLine("next", "nothing to emit: the program committed no derived "
+                        "type");
+    } else {
+      printLine("next", "ddtc emit " + displayPath(Most->Path) + " -o kernels");
+      printLine("", "g++ -O2 -shared -fPIC kernels.cpp -o libkernels.so");
+      printLine("", Outcome.RunWithKernels);
+    }
+  }
+  printExit(Outcome.WaitStatus);
+}
+
+} // namespace ddtc
