@@ -113,6 +113,12 @@ std::vector<RankFile> readRankFiles(const std::vector<std::string> &Paths,
 bool printHeader(const RunOutcome &Outcome, const std::vector<RankFile> &Files,
                  const char *What) {
   std::string Where = displayPath(Outcome.Pattern);
+  if (Files.empty() && !Outcome.Files.empty()) {
+    std::fprintf(stderr, "ddtc run: no %s could be read (%s)\n", What,
+                 Where.c_str());
+    printLine("library", Outcome.Library);
+    return false;
+  }
   if (Files.empty()) {
     std::fprintf(stderr,
                  "ddtc run: no %s written (%s): the program ended before "
