@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -40,16 +41,23 @@ struct RankFile {
 };
 
 /// Path as the user would type it: relative to the current directory
-/// where it is below it.
+/// where it is below it, else from ~ where it is below the home directory
+/// (the store of settings).
 std::string displayPath(const std::string &Path) {
+  auto Below = [](const fs::path &P, const fs::path &Dir) {
+    fs::path Relative = P.lexically_relative(Dir);
+    return Relative.empty() || *Relative.begin() == ".." ? fs::path()
+                                                         : Relative;
+  };
   std::error_code EC;
   fs::path Here = fs::current_path(EC);
-  if (EC)
-    return Path;
-  fs::path Relative = fs::path(Path).lexically_relative(Here);
-  if (Relative.empty() || *Relative.begin() == "..")
-    return Path;
-  return Relative.string();
+  if (fs::path R = EC ? fs::path() : Below(Path, Here); !R.empty())
+    return R.string();
+  const char *Home = std::getenv("HOME");
+  if (fs::path R = Home && *Home == '/' ? Below(Path, Home) : fs::path();
+      !R.empty())
+    return "~/" + R.string();
+  return Path;
 }
 
 /// "0-3", "0, 2, 5-7".
@@ -190,21 +198,25 @@ std::string formatCounts(const std::map<std::string, size_t> &Counts) {
   return Out;
 }
 
-/// The settings' source and file ("stored, FILE").
-std::string describeSource(const Json &S) {
+/// The settings' source and file ("stored, FILE"); a measurement with the
+/// longest of the ranks' times (each rank waits for it, some longer).
+std::string describeSource(const Json &S, double MeasureSeconds) {
   std::string Source = S.value("source", "");
   std::string File = S.contains("file") && S["file"].is_string()
                          ? displayPath(S["file"].get<std::string>())
                          : "";
   std::string Text;
-  if (Source == "named")
+  if (Source == "named") {
     Text = "named by DDTC_RT_CONFIG";
-  else if (Source == "measured" && S.contains("measure_seconds"))
-    Text = "measured in this run (" + S["measure_seconds"].dump() + " s)";
-  else if (Source == "defaults")
+  } else if (Source == "measured") {
+    char Seconds[32];
+    std::snprintf(Seconds, sizeof Seconds, "%.1f", MeasureSeconds);
+    Text = std::string("measured in this run (") + Seconds + " s)";
+  } else if (Source == "defaults") {
     Text = "defaults (none stored, measured or named)";
-  else
+  } else {
     Text = Source;
+  }
   return File.empty() ? Text : Text + ", " + File;
 }
 
@@ -225,21 +237,34 @@ std::string describeValues(const Json &S) {
 
 void printSettings(const std::vector<RankFile> &Files) {
   // Ranks of one node share their settings; ranks of several node types
-  // may not.
-  std::map<std::pair<std::string, std::string>, std::vector<int>> Groups;
-  for (const RankFile &F : Files)
-    if (F.Doc.contains("settings") && F.Doc["settings"].is_object())
-      Groups[{describeSource(F.Doc["settings"]),
-              describeValues(F.Doc["settings"])}]
-          .push_back(F.Rank);
+  // may not. A group is the source, file and values.
+  struct Group {
+    const Json *Settings;
+    std::vector<int> Ranks;
+    double MeasureSeconds = 0;
+  };
+  std::map<std::string, Group> Groups;
+  for (const RankFile &F : Files) {
+    if (!F.Doc.contains("settings") || !F.Doc["settings"].is_object())
+      continue;
+    const Json &S = F.Doc["settings"];
+    std::string Id = S.value("source", "") + "\n" +
+                     (S.contains("file") ? S["file"].dump() : "") + "\n" +
+                     describeValues(S);
+    Group &G = Groups.try_emplace(Id, Group{&S, {}, 0}).first->second;
+    G.Ranks.push_back(F.Rank);
+    if (S.contains("measure_seconds") && S["measure_seconds"].is_number())
+      G.MeasureSeconds =
+          std::max(G.MeasureSeconds, S["measure_seconds"].get<double>());
+  }
   std::string Label = "settings";
-  for (const auto &[Text, Ranks] : Groups) {
+  for (const auto &[Id, G] : Groups) {
     std::string Where = Groups.size() == 1
                             ? ""
-                            : (Ranks.size() == 1 ? " (rank " : " (ranks ") +
-                                  formatRanks(Ranks) + ")";
-    printLine(Label, Text.first + Where);
-    printLine("", Text.second);
+                            : (G.Ranks.size() == 1 ? " (rank " : " (ranks ") +
+                                  formatRanks(G.Ranks) + ")";
+    printLine(Label, describeSource(*G.Settings, G.MeasureSeconds) + Where);
+    printLine("", describeValues(*G.Settings));
     Label.clear();
   }
 }
