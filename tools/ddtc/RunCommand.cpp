@@ -17,6 +17,7 @@
 #include "RunSummary.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -234,8 +235,21 @@ std::vector<std::string> makeEnvironment(const std::vector<Variable> &Set) {
   return Env;
 }
 
-/// The command's process while it runs, for the signal handler.
-volatile sig_atomic_t Child = 0;
+/// The command's process while it runs, and a signal for it not sent yet:
+/// the handler and the thread that starts the command each store their
+/// own and then send what both have, so that a signal that comes while the
+/// command starts is sent once it runs. (Lock-free atomics are
+/// async-signal-safe.)
+std::atomic<pid_t> Child{0};
+std::atomic<int> PendingSignal{0};
+
+void sendPendingSignal() {
+  pid_t Pid = Child.load();
+  if (Pid <= 0)
+    return;
+  if (int Signal = PendingSignal.exchange(0))
+    kill(Pid, Signal);
+}
 
 void forwardSignal(int Signal, siginfo_t *Info, void *) {
   // A signal of the terminal (Ctrl-C) reaches its whole foreground process
@@ -244,9 +258,8 @@ void forwardSignal(int Signal, siginfo_t *Info, void *) {
   // to ddtc itself (kill, a batch system) is passed on.
   if (Info && Info->si_code == SI_KERNEL)
     return;
-  pid_t Pid = Child;
-  if (Pid > 0)
-    kill(Pid, Signal);
+  PendingSignal.store(Signal);
+  sendPendingSignal();
 }
 
 /// Runs the command and waits for it; its wait status, or the exit status
@@ -280,10 +293,11 @@ int runCommand(const std::string &Path, const std::vector<std::string> &Argv,
                    std::strerror(Spawned));
     Status = -(Spawned == ENOENT ? ExitNotFound : ExitCannotRun);
   } else {
-    Child = Pid;
+    Child.store(Pid);
+    sendPendingSignal();
     while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
     }
-    Child = 0;
+    Child.store(0);
   }
   sigaction(SIGINT, &OldInt, nullptr);
   sigaction(SIGTERM, &OldTerm, nullptr);
