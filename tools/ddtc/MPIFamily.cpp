@@ -37,9 +37,9 @@ constexpr NamedFamily MPISonames[] = {
     {"libmpi.so.40", MPIFamily::OpenMPI},
 };
 
-/// The launchers by their file's name, after symbolic links:
-/// mpiexec.mpich and mpirun.mpich are links to mpiexec.hydra, Open MPI's
-/// mpiexec and mpirun to orterun (Open MPI 4) or prterun (Open MPI 5).
+/// The launchers by name, as given or after symbolic links: mpiexec.mpich
+/// and mpirun.mpich are links to mpiexec.hydra, Open MPI's mpiexec and
+/// mpirun to orterun (Open MPI 4) or prterun (Open MPI 5).
 constexpr NamedFamily Launchers[] = {
     {"mpiexec.hydra", MPIFamily::MPICH},
     {"mpiexec.mpich", MPIFamily::MPICH},

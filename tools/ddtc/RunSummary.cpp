@@ -13,12 +13,14 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sys/wait.h>
 #include <system_error>
@@ -86,26 +88,33 @@ void printLine(const std::string &Label, const std::string &Text) {
 
 /// Reads the files; one that cannot be read is one line, and left out.
 /// RankOf finds the rank and size in a document (a report's top level, a
-/// trace's x-trace).
+/// trace's x-trace); nullopt for a document of another kind, which is
+/// described as What.
 template <typename RankOfFn>
 std::vector<RankFile> readRankFiles(const std::vector<std::string> &Paths,
-                                    RankOfFn RankOf) {
+                                    RankOfFn RankOf, const char *What) {
   std::vector<RankFile> Files;
   for (const std::string &Path : Paths) {
     RankFile F;
     F.Path = Path;
+    std::string Problem;
     try {
       std::ifstream In(Path);
       if (!In) {
-        std::fprintf(stderr, "ddtc run: %s: cannot read it: %s\n",
-                     displayPath(Path).c_str(), std::strerror(errno));
-        continue;
+        Problem = std::strerror(errno);
+      } else {
+        F.Doc = Json::parse(In);
+        if (std::optional<std::pair<int, int>> R = RankOf(F.Doc))
+          std::tie(F.Rank, F.Size) = *R;
+        else
+          Problem = std::string("not ") + What;
       }
-      F.Doc = Json::parse(In);
-      std::tie(F.Rank, F.Size) = RankOf(F.Doc);
     } catch (const Json::exception &E) {
+      Problem = E.what();
+    }
+    if (!Problem.empty()) {
       std::fprintf(stderr, "ddtc run: %s: cannot read it: %s\n",
-                   displayPath(Path).c_str(), E.what());
+                   displayPath(Path).c_str(), Problem.c_str());
       continue;
     }
     Files.push_back(std::move(F));
@@ -114,6 +123,14 @@ std::vector<RankFile> readRankFiles(const std::vector<std::string> &Paths,
       Files.begin(), Files.end(),
       [](const RankFile &A, const RankFile &B) { return A.Rank < B.Rank; });
   return Files;
+}
+
+/// The rank and size Doc holds, where both are integers.
+std::optional<std::pair<int, int>> getRankAndSize(const Json &Doc) {
+  if (!Doc.is_object() || !Doc.contains("rank") || !Doc.contains("size") ||
+      !Doc["rank"].is_number_integer() || !Doc["size"].is_number_integer())
+    return std::nullopt;
+  return std::make_pair(Doc["rank"].get<int>(), Doc["size"].get<int>());
 }
 
 /// The first line, and the ranks that wrote nothing. Returns false where
@@ -344,75 +361,97 @@ void printTypes(const std::vector<RankFile> &Files) {
   }
 }
 
+/// The traces' summary, all but its exit line.
+void printTraceBody(const RunOutcome &Outcome,
+                    const std::vector<RankFile> &Files) {
+  if (!printHeader(Outcome, Files, "trace"))
+    return;
+  std::map<size_t, std::vector<int>> TypesByCount;
+  std::vector<int> Aborted;
+  for (const RankFile &F : Files) {
+    size_t N = F.Doc.contains("types") && F.Doc["types"].is_array()
+                   ? F.Doc["types"].size()
+                   : 0;
+    TypesByCount[N].push_back(F.Rank);
+    if (F.Doc.value("aborted", false))
+      Aborted.push_back(F.Rank);
+  }
+  if (!Aborted.empty())
+    printLine("aborted", std::string(Aborted.size() == 1 ? "rank " : "ranks ") +
+                             formatRanks(Aborted) + " (MPI_Abort)");
+  if (TypesByCount.size() == 1) {
+    printLine("types", std::to_string(TypesByCount.begin()->first) +
+                           " committed per rank");
+  } else {
+    std::string Text;
+    for (const auto &[N, Ranks] : TypesByCount)
+      Text += (Text.empty() ? "" : "; ") + std::to_string(N) + " on " +
+              (Ranks.size() == 1 ? "rank " : "ranks ") + formatRanks(Ranks);
+    printLine("types", Text);
+  }
+  // The trace with the most types: the kernels of one rank's types serve
+  // every rank that commits the same layouts.
+  const RankFile *Most = &Files.front();
+  for (const RankFile &F : Files)
+    if (F.Doc.contains("types") && F.Doc["types"].is_array() &&
+        (!Most->Doc.contains("types") ||
+         F.Doc["types"].size() > Most->Doc["types"].size()))
+      Most = &F;
+  if (TypesByCount.rbegin()->first == 0) {
+    printLine("next", "nothing to emit: the program committed no derived "
+                      "type");
+  } else {
+    printLine("next", "ddtc emit " + displayPath(Most->Path) + " -o kernels");
+    printLine("", "g++ -O2 -shared -fPIC kernels.cpp -o libkernels.so");
+    printLine("", Outcome.RunWithKernels);
+  }
+}
+
 } // namespace
 
 void printReportSummary(const RunOutcome &Outcome) {
-  std::vector<RankFile> Files =
-      readRankFiles(Outcome.Files, [](const Json &Doc) {
-        return std::make_pair(Doc.at("rank").get<int>(),
-                              Doc.at("size").get<int>());
-      });
-  if (printHeader(Outcome, Files, "report")) {
-    if (std::none_of(Files.begin(), Files.end(), [](const RankFile &F) {
-          return F.Doc.value("active", false);
-        }))
-      printLine("runtime", "not active on any rank: no kernel library, and "
-                           "shape kernels off");
-    printTypes(Files);
-    printCalls(Files);
-    printSettings(Files);
+  std::vector<RankFile> Files = readRankFiles(
+      Outcome.Files,
+      [](const Json &Doc) -> std::optional<std::pair<int, int>> {
+        if (!Doc.is_object() || Doc.value("ddtc_rt", 0) != 1)
+          return std::nullopt;
+        return getRankAndSize(Doc);
+      },
+      "a report of ddtc's runtime (\"ddtc_rt\": 1)");
+  // A field of another type than the runtime writes (a report edited, or
+  // of another version) ends the summary, not ddtc run.
+  try {
+    if (printHeader(Outcome, Files, "report")) {
+      if (std::none_of(Files.begin(), Files.end(), [](const RankFile &F) {
+            return F.Doc.value("active", false);
+          }))
+        printLine("runtime", "not active on any rank: no kernel library, and "
+                             "shape kernels off");
+      printTypes(Files);
+      printCalls(Files);
+      printSettings(Files);
+    }
+  } catch (const Json::exception &E) {
+    std::fprintf(stderr, "ddtc run: cannot summarize the reports: %s\n",
+                 E.what());
   }
   printExit(Outcome.WaitStatus);
 }
 
 void printTraceSummary(const RunOutcome &Outcome) {
-  std::vector<RankFile> Files =
-      readRankFiles(Outcome.Files, [](const Json &Doc) {
-        const Json &Trace = Doc.at("x-trace");
-        return std::make_pair(Trace.at("rank").get<int>(),
-                              Trace.at("size").get<int>());
-      });
-  if (printHeader(Outcome, Files, "trace")) {
-    std::map<size_t, std::vector<int>> TypesByCount;
-    std::vector<int> Aborted;
-    for (const RankFile &F : Files) {
-      size_t N = F.Doc.contains("types") && F.Doc["types"].is_array()
-                     ? F.Doc["types"].size()
-                     : 0;
-      TypesByCount[N].push_back(F.Rank);
-      if (F.Doc.value("aborted", false))
-        Aborted.push_back(F.Rank);
-    }
-    if (!Aborted.empty())
-      printLine("aborted",
-                std::string(Aborted.size() == 1 ? "rank " : "ranks ") +
-                    formatRanks(Aborted) + " (MPI_Abort)");
-    if (TypesByCount.size() == 1) {
-      printLine("types", std::to_string(TypesByCount.begin()->first) +
-                             " committed per rank");
-    } else {
-      std::string Text;
-      for (const auto &[N, Ranks] : TypesByCount)
-        Text += (Text.empty() ? "" : "; ") + std::to_string(N) + " on " +
-                (Ranks.size() == 1 ? "rank " : "ranks ") + formatRanks(Ranks);
-      printLine("types", Text);
-    }
-    // The trace with the most types: the kernels of one rank's types serve
-    // every rank that commits the same layouts.
-    const RankFile *Most = &Files.front();
-    for (const RankFile &F : Files)
-      if (F.Doc.contains("types") && F.Doc["types"].is_array() &&
-          (!Most->Doc.contains("types") ||
-           F.Doc["types"].size() > Most->Doc["types"].size()))
-        Most = &F;
-    if (TypesByCount.rbegin()->first == 0) {
-      printLine("next", "nothing to emit: the program committed no derived "
-                        "type");
-    } else {
-      printLine("next", "ddtc emit " + displayPath(Most->Path) + " -o kernels");
-      printLine("", "g++ -O2 -shared -fPIC kernels.cpp -o libkernels.so");
-      printLine("", Outcome.RunWithKernels);
-    }
+  std::vector<RankFile> Files = readRankFiles(
+      Outcome.Files,
+      [](const Json &Doc) -> std::optional<std::pair<int, int>> {
+        if (!Doc.is_object() || !Doc.contains("x-trace"))
+          return std::nullopt;
+        return getRankAndSize(Doc["x-trace"]);
+      },
+      "a trace of ddtc's trace library (\"x-trace\")");
+  try {
+    printTraceBody(Outcome, Files);
+  } catch (const Json::exception &E) {
+    std::fprintf(stderr, "ddtc run: cannot summarize the traces: %s\n",
+                 E.what());
   }
   printExit(Outcome.WaitStatus);
 }
