@@ -220,6 +220,33 @@ struct CompanionOptions {
 /// cannot.
 int runCompanion(const CompanionOptions &Options);
 
+/// `ddtc run` (RunCommand.cpp).
+struct RunOptions {
+  /// The command after `--`: the launcher, or the program, and its
+  /// arguments.
+  std::vector<std::string> Command;
+  /// --family: "mpich" or "openmpi"; empty: the family of the command's
+  /// program.
+  std::string Family;
+  /// --reports DIR: where the ranks write their reports (traces); empty:
+  /// ./ddtc-reports, unless DDTC_RT_REPORT (DDTC_TRACE) names the files.
+  std::string ReportsDir;
+  /// --cache DIR: DDTC_CACHE, the store of the runtime's settings.
+  std::string Cache;
+  /// --kernels LIB[:LIB...]: DDTC_KERNELS.
+  std::string Kernels;
+  /// --trace: the trace library instead of the runtime.
+  bool Trace = false;
+  /// --dry-run: print the command with its variables, run nothing.
+  bool DryRun = false;
+  /// To find the libraries beside ddtc when /proc/self/exe is unavailable.
+  std::string Argv0;
+};
+
+/// `ddtc run`: runs the command under the runtime library of its MPI
+/// family and summarizes the reports; the command's exit status.
+int runUnderRuntime(const RunOptions &Options);
+
 /// The path of the companion program Name: EnvVar if set, else beside
 /// ddtc (installed), else in the build tree.
 Expected<std::string> findCompanion(const std::string &Name,

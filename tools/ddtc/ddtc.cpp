@@ -216,8 +216,43 @@ static int runDriver(int argc, char **argv) {
                          "or a cost table written by ddtc calibrate");
 #endif
 
-  // Compiler flags follow `--` (as for clang-tidy): split off before
-  // parsing.
+  RunOptions Run;
+  CLI::App *RunCmd = App.add_subcommand(
+      "run", "run an MPI program under ddtc's runtime library and summarize "
+             "its reports (the command after --: ddtc run -- mpiexec -n 2 "
+             "./app)");
+  RunCmd
+      ->add_option("--family", Run.Family,
+                   "the program's MPI family: mpich or openmpi (default: "
+                   "the family of the MPI library the program links, else "
+                   "of its launcher)")
+      ->check(CLI::IsMember({"mpich", "openmpi"}));
+  RunCmd->footer("The command follows --: ddtc run [OPTIONS] -- LAUNCHER "
+                 "ARGS... (docs/cli.md)");
+  RunCmd
+      ->add_option("--reports", Run.ReportsDir,
+                   "the directory the ranks write their reports (traces) "
+                   "into (default: ddtc-reports)")
+      ->type_name("DIR");
+  RunCmd
+      ->add_option("--cache", Run.Cache,
+                   "the directory of the runtime's stored settings "
+                   "(DDTC_CACHE)")
+      ->type_name("DIR");
+  RunCmd
+      ->add_option("--kernels", Run.Kernels,
+                   "kernel libraries compiled from ddtc emit, separated by "
+                   "colons (DDTC_KERNELS)")
+      ->type_name("LIB[:LIB...]");
+  RunCmd->add_flag("--trace", Run.Trace,
+                   "preload the trace library instead: every rank writes its "
+                   "types and their uses (DDTC_TRACE)");
+  RunCmd->add_flag("--dry-run", Run.DryRun,
+                   "print the command with the variables it would run with, "
+                   "and run nothing");
+
+  // Compiler flags follow `--` (as for clang-tidy), and so does the
+  // command of `run`: split off before parsing.
   std::vector<std::string> CompilerArgs;
   bool HaveCompilerArgs = false;
   for (int I = 1; I < argc; ++I)
@@ -263,6 +298,11 @@ static int runDriver(int argc, char **argv) {
     return ExitUsage;
   }
 
+  if (RunCmd->parsed()) {
+    Run.Command = CompilerArgs;
+    Run.Argv0 = argv[0];
+    return runUnderRuntime(Run);
+  }
   if (HaveCompilerArgs && !AnalyzeCmd->parsed()
 #ifdef DDTC_HAVE_SOURCE
       && !ExtractCmd->parsed() && !RewriteCmd->parsed()
