@@ -3,6 +3,7 @@
 
 #include "CachedKernels.h"
 #include "HelperProcesses.h"
+#include "Placement.h"
 #include "RuntimeLog.h"
 #include "TypeBinding.h"
 
@@ -23,6 +24,7 @@
 #include <cstdio>
 #include <cstring>
 #include <sstream>
+#include <thread>
 
 namespace ddtc {
 
@@ -46,9 +48,22 @@ void KernelCompiler::start(std::vector<std::string> &Warnings) {
   std::string Setting = getEnvOr("DDTC_CACHE_COMPILE", "on");
   if (Setting == "off")
     return;
-  if (Setting != "on")
+  if (Setting != "on" && Setting != "during" && Setting != "after") {
     Warnings.push_back("DDTC_CACHE_COMPILE='" + Setting +
-                       "' is neither on nor off; compiling");
+                       "' is none of on, during, after and off; on");
+    Setting = "on";
+  }
+  // A compile beside ranks that keep every core busy takes a core from
+  // one of them, however low its priority (MPI's waits spin, and a rank
+  // descheduled stalls its peers): there the kernels are compiled when the
+  // rank has ended, for the next run.
+  if (Setting == "on") {
+    int Local = Placement::launcherLocalSize();
+    unsigned Cores = std::thread::hardware_concurrency();
+    Setting = Local > 0 && Cores > 0 && unsigned(Local) < Cores ? "during"
+                                                                : "after";
+  }
+  After = Setting == "after";
   uint64_t Hot = HotBytes, Max = MaxCompiles, Timeout = 60;
   if (!sizeSetting("DDTC_CACHE_HOT", Hot))
     Warnings.push_back("DDTC_CACHE_HOT is not a size (bytes, or with K, M or "
@@ -101,6 +116,8 @@ void KernelCompiler::start(std::vector<std::string> &Warnings) {
   std::vector<std::string> Argv = {Ddtc,       "cache",   "serve", "--cache",
                                    Dir,        "--march", "native",
                                    "--timeout", std::to_string(Timeout)};
+  if (After)
+    Argv.push_back("--after");
   std::vector<char *> Args;
   for (std::string &A : Argv)
     Args.push_back(A.data());
@@ -166,9 +183,12 @@ void KernelCompiler::request(const Binding &B) {
     Enabled = false;
     return;
   }
-  Waiting.emplace(Id, B.Stats);
   ++Requested;
-  Pending.fetch_add(1, std::memory_order_relaxed);
+  // Compiled after the program: no answer to wait for.
+  if (!After) {
+    Waiting.emplace(Id, B.Stats);
+    Pending.fetch_add(1, std::memory_order_relaxed);
+  }
   if (Requested >= MaxCompiles)
     Enabled = false;
 }

@@ -53,6 +53,10 @@ public:
   uint64_t hotBytes() const { return HotBytes; }
   /// Whether an answer is awaited: only then do calls poll.
   bool pending() const { return Pending.load(std::memory_order_relaxed) != 0; }
+  /// Whether kernels are compiled after the program rather than while it
+  /// runs (DDTC_CACHE_COMPILE=after, or on where the node has no core to
+  /// spare).
+  bool after() const { return After; }
 
   /// Asks for the kernel of B, hot (once per binding: the caller claimed
   /// it with Binding::CompileAsked).
@@ -72,6 +76,8 @@ public:
 
 private:
   std::atomic<bool> Enabled{false};
+  /// The server compiles when this process has ended (no answers come).
+  bool After = false;
   std::atomic<int> Pending{0};
   int Rank = -1;
   int Socket = -1;

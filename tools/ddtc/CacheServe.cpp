@@ -12,6 +12,9 @@
 // server killed meanwhile (a batch system ending the job) leaves no entry
 // in part: each is renamed into place whole.
 //
+// With --after (a node whose ranks keep every core busy) it only collects
+// the requests while the rank runs, and compiles them once it has ended.
+//
 // One compile at a time per node: the servers of a node take a lock file in
 // the node's temporary directory around each compile, and whoever comes
 // second finds the entry there and compiles nothing, so no two ranks of a
@@ -30,6 +33,7 @@
 #include <cstdlib>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace ddtc {
 
@@ -84,6 +88,8 @@ int runCacheServe(const CacheBuildOptions &Options) {
   // An answer to a rank that has ended is not an error.
   signal(SIGPIPE, SIG_IGN);
   bool Answering = true;
+  // --after: the requests are compiled once the rank has ended.
+  std::vector<std::string> Later;
   std::string Line;
   char C;
   for (;;) {
@@ -93,8 +99,16 @@ int runCacheServe(const CacheBuildOptions &Options) {
       Line += C;
     if (N < 0 && errno == EINTR)
       continue;
-    if (N <= 0)
+    if (N <= 0 && Later.empty())
       return ExitSuccess; // the rank is gone
+    if (N > 0 && Options.After) {
+      Later.push_back(Line);
+      continue;
+    }
+    if (N <= 0) {
+      Line = Later.front();
+      Later.erase(Later.begin());
+    }
     std::istringstream In(Line);
     std::string Id, Path;
     if (!(In >> Id >> Path))

@@ -162,6 +162,8 @@ struct CacheBuildOptions {
   bool Force = false;
   /// Stop a compile after this many seconds (0: never).
   double TimeoutSeconds = 0;
+  /// `cache serve`: compile what was asked once the rank has ended.
+  bool After = false;
 };
 
 /// `ddtc cache build`: compiles the kernels of description files (traces)

@@ -325,6 +325,23 @@ void printTypes(const std::vector<RankFile> &Files) {
   std::map<std::tuple<std::string, std::string, std::string>, const Json *>
       Types;
   std::set<std::string> Libraries;
+  // The kernel cache's libraries are one line of counts: a run may load
+  // hundreds of them.
+  std::string CacheDir;
+  size_t CacheEntries = 0, CacheLoaded = 0, Asked = 0, Compiled = 0,
+         Failed = 0;
+  for (const RankFile &F : Files) {
+    if (F.Doc.contains("kernel_cache") && F.Doc["kernel_cache"].is_object()) {
+      const Json &C = F.Doc["kernel_cache"];
+      if (C.contains("directory") && C["directory"].is_string())
+        CacheDir = C["directory"].get<std::string>();
+      CacheEntries = std::max(CacheEntries, C.value("entries", size_t(0)));
+      CacheLoaded += C.value("loaded", size_t(0));
+      Asked += C.value("compiles_requested", size_t(0));
+      Compiled += C.value("compiled", size_t(0));
+      Failed += C.value("compiles_failed", size_t(0));
+    }
+  }
   for (const RankFile &F : Files) {
     if (F.Doc.contains("types") && F.Doc["types"].is_array())
       for (const Json &T : F.Doc["types"]) {
@@ -338,9 +355,13 @@ void printTypes(const std::vector<RankFile> &Files) {
       }
     if (F.Doc.contains("kernel_libraries") &&
         F.Doc["kernel_libraries"].is_array())
-      for (const Json &L : F.Doc["kernel_libraries"])
-        Libraries.insert(displayPath(L.value("path", "")) + " (" +
+      for (const Json &L : F.Doc["kernel_libraries"]) {
+        std::string Path = L.value("path", "");
+        if (!CacheDir.empty() && Path.rfind(CacheDir + "/", 0) == 0)
+          continue;
+        Libraries.insert(displayPath(Path) + " (" +
                          plural(L.value("kernels", size_t(0)), "kernel") + ")");
+      }
   }
   std::map<std::string, size_t> Kinds, Reasons;
   for (const auto &[Id, T] : Types) {
@@ -354,6 +375,17 @@ void printTypes(const std::vector<RankFile> &Files) {
   printLine("kernels", Kinds.empty() ? "none" : formatCounts(Kinds));
   if (!Reasons.empty())
     printLine("no kernel", formatCounts(Reasons));
+  if (!CacheDir.empty())
+    printLine("cache", displayPath(CacheDir) + ": " +
+                           std::to_string(CacheEntries) +
+                           (CacheEntries == 1 ? " entry" : " entries") +
+                           " at the start, " +
+                           std::to_string(CacheLoaded) +
+                           " loaded over the ranks; compiled this run: " +
+                           std::to_string(Compiled) + " of " +
+                           std::to_string(Asked) + " asked" +
+                           (Failed ? ", " + std::to_string(Failed) + " failed"
+                                   : std::string()));
   std::string Label = "libraries";
   for (const std::string &L : Libraries) {
     printLine(Label, L);

@@ -177,6 +177,7 @@ static int runDriver(int argc, char **argv) {
   CacheServeCmd->add_option("--march", CacheServe.March);
   CacheServeCmd->add_option("--cxx", CacheServe.Compiler);
   CacheServeCmd->add_option("--timeout", CacheServe.TimeoutSeconds);
+  CacheServeCmd->add_flag("--after", CacheServe.After);
 
 #ifdef DDTC_HAVE_SOURCE
   ExtractCommandOptions Extract;
