@@ -23,6 +23,12 @@ namespace {
 /// fingerprint without being normalized.
 constexpr uint64_t MaxBindBlocks = uint64_t(1) << 20;
 
+/// The longest block sequences a shape kernel's normalization plans
+/// exactly (ReconstructOptions::DPBlocks and the element limits; ddtc
+/// normalize's are 2,048 and 512): longer ones are rewritten by the
+/// near-linear steps alone.
+constexpr size_t ShapeDPBlocks = 64;
+
 /// Layout keys remembered by the fingerprint of the type they were
 /// computed for.
 constexpr size_t MaxCachedKeys = 4096;
@@ -187,8 +193,16 @@ std::string BindingTable::bindShape(Binding &B) {
     return Why;
   // The normal form: the plan follows the layout, and the normal form's
   // layout has its blocks merged and its lists turned into loops where
-  // they are regular, so it has fewer and longer moves.
-  Normalizer N(*B.Ctx);
+  // they are regular, so it has fewer and longer moves. At commit, and a
+  // program may commit a new index list per iteration: the exact dynamic
+  // program over long block sequences, which finds the cheapest
+  // description rather than a faster plan, is cut to short ones (a list
+  // of 517 particles took 30 ms a commit with it).
+  ReconstructOptions Options;
+  Options.DPBlocks = ShapeDPBlocks;
+  Options.ElementBlocks = ShapeDPBlocks;
+  Options.ElementCutBlocks = ShapeDPBlocks;
+  Normalizer N(*B.Ctx, Options);
   const Type *Normal = N.normalize(T);
   // Normalization keeps the typemap and bounds; a kernel of other bounds
   // would step through instances wrongly, so a broken pass must not bind.
