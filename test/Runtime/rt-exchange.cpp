@@ -652,8 +652,8 @@ int countEntries(const std::string &Dir) {
 }
 
 /// The point-to-point exchanges of every type of Paths, round after round,
-/// until Dir holds Entries entries and three rounds more (at most
-/// MaxSeconds); each round's output must be the first's.
+/// until Dir holds Entries entries and three seconds more (the whole at most
+/// MaxSeconds and three seconds); each round's output must be the first's.
 int untilEntries(const std::vector<std::string> &Paths, MpiBuilder &Builder,
                  int Count, const std::string &Dir, int Entries,
                  int MaxSeconds) {
@@ -669,6 +669,7 @@ int untilEntries(const std::vector<std::string> &Paths, MpiBuilder &Builder,
   auto Start = std::chrono::steady_clock::now();
   std::string First;
   int After = -1;
+  std::chrono::steady_clock::time_point DoneAt;
   for (int Round = 0;; ++Round) {
     Output.clear();
     for (const CommittedType &C : Types)
@@ -689,9 +690,19 @@ int untilEntries(const std::vector<std::string> &Paths, MpiBuilder &Builder,
     // A program's compute between its exchanges: the cores the compiles,
     // at the lowest priority, get (MPI's waits spin).
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    if (Done && After < 0)
-      After = 3;
-    if (After >= 0 && After-- == 0)
+    // Then rounds for three seconds more, at least three: the runtime binds a
+    // type again when its own compile server answers, which may come after
+    // another rank's server wrote the entry.
+    if (Done && After < 0) {
+      After = 0;
+      DoneAt = std::chrono::steady_clock::now();
+    }
+    int Stop = 0;
+    if (Rank == 0 && After >= 0 && ++After >= 3)
+      Stop = std::chrono::steady_clock::now() - DoneAt >
+             std::chrono::seconds(3);
+    MPI_Bcast(&Stop, 1, MPI_INT, 0, Comm);
+    if (Stop)
       break;
   }
   Output = First;
@@ -705,7 +716,7 @@ int run(int Argc, char **Argv) {
   int Count = 3;
   // --until-entries DIR N: the exchanges again and again, until DIR holds
   // N kernel cache entries (the runtime compiles hot types while the
-  // program runs) and three rounds more, at most --max-seconds (60).
+  // program runs) and three seconds more, at most --max-seconds (60).
   std::string UntilDir;
   int UntilEntries = 0, MaxSeconds = 60;
   std::vector<std::string> Paths;
