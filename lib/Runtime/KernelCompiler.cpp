@@ -19,10 +19,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -149,25 +151,79 @@ void KernelCompiler::start(std::vector<std::string> &Warnings) {
   Enabled = true;
 }
 
+std::string KernelCompiler::describe(const Binding &B) {
+  // The description of the decoded type; the server emits and keys it as
+  // `ddtc cache build` does, the same key the commit computes.
+  Module M(*B.Ctx);
+  std::set<std::string> Added;
+  auto Add = [&](const Type *T) {
+    char Name[40];
+    std::snprintf(Name, sizeof Name, "hot_%016" PRIx64 "%016" PRIx64,
+                  T->getFingerprint().Hi, T->getFingerprint().Lo);
+    if (Added.insert(Name).second)
+      M.types().push_back({Name, T, {}});
+  };
+  Add(B.T);
+  // A struct's members too: one of absolute addresses (MPI_BOTTOM), or of
+  // arrays allocated apart, has another layout key as a whole in the next
+  // run, where its arrays lie elsewhere, but the same members, which the
+  // next commit binds one by one (BindingTable::bindMembers).
+  if (const auto *S = dyn_cast<StructType>(B.T))
+    for (const Type *Member : S->getTypes())
+      if (Member->size() != 0 && !Member->getLayout().isDense())
+        Add(Member);
+  return writeDescription(M);
+}
+
 void KernelCompiler::request(const Binding &B) {
   if (!B.T || !B.Ctx || !B.Stats)
     return;
   std::lock_guard<std::mutex> G(Lock);
-  if (!Enabled || Requested >= MaxCompiles)
+  if (!Enabled)
     return;
+  if (After) {
+    remember(B);
+    return;
+  }
+  if (Requested >= MaxCompiles)
+    return;
+  send(describe(B), B.Stats);
+  if (Requested >= MaxCompiles)
+    Enabled = false;
+}
+
+void KernelCompiler::remember(const Binding &B) {
+  uint64_t Bytes = B.Stats->SubstitutedBytes.load(std::memory_order_relaxed);
+  for (const Candidate &C : Candidates)
+    if (C.Stats == B.Stats)
+      return; // another commit of the same type
+  // Bounded: past the bound, a type that has moved fewer bytes than every
+  // one kept is not kept, else it takes the place of the least of them.
+  if (Candidates.size() >= MaxCandidates ||
+      CandidateBytes >= MaxCandidateBytes) {
+    auto Least = std::min_element(
+        Candidates.begin(), Candidates.end(),
+        [](const Candidate &X, const Candidate &Y) {
+          return X.Stats->SubstitutedBytes.load() <
+                 Y.Stats->SubstitutedBytes.load();
+        });
+    if (Least->Stats->SubstitutedBytes.load() >= Bytes)
+      return;
+    CandidateBytes -= Least->Description.size();
+    Candidates.erase(Least);
+  }
+  Candidates.push_back({B.Stats, describe(B)});
+  CandidateBytes += Candidates.back().Description.size();
+}
+
+void KernelCompiler::send(const std::string &Description,
+                          const TypeStats *Stats) {
   uint64_t Id = NextId++;
-  // The description of the decoded type; the server emits and keys it as
-  // `ddtc cache build` does, the same key the commit computes.
-  Module M(*B.Ctx);
-  char Name[40];
-  std::snprintf(Name, sizeof Name, "hot_%016" PRIx64 "%016" PRIx64,
-                B.T->getFingerprint().Hi, B.T->getFingerprint().Lo);
-  M.types().push_back({Name, B.T, {}});
   std::string Path = RequestDir + "/" + std::to_string(getpid()) + "-" +
                      std::to_string(Id) + ".json";
   std::string Err;
-  if (!writeFileAtomically(Path, writeDescription(M), Err, 0600)) {
-    warn(Rank, "cannot ask for the kernel of " + B.Stats->Name + ": " + Err +
+  if (!writeFileAtomically(Path, Description, Err, 0600)) {
+    warn(Rank, "cannot ask for the kernel of " + Stats->Name + ": " + Err +
                    "; no more compiles this run");
     Enabled = false;
     return;
@@ -175,7 +231,7 @@ void KernelCompiler::request(const Binding &B) {
   std::string Line = std::to_string(Id) + " " + Path + "\n";
   // A short line on a socket the server reads: never blocks for long; a
   // server that is gone is an error here, never a SIGPIPE.
-  if (send(Socket, Line.data(), Line.size(), MSG_NOSIGNAL) !=
+  if (::send(Socket, Line.data(), Line.size(), MSG_NOSIGNAL) !=
       static_cast<ssize_t>(Line.size())) {
     warn(Rank, std::string("the compile server is gone (") +
                    std::strerror(errno) + "); not compiling");
@@ -186,11 +242,9 @@ void KernelCompiler::request(const Binding &B) {
   ++Requested;
   // Compiled after the program: no answer to wait for.
   if (!After) {
-    Waiting.emplace(Id, B.Stats);
+    Waiting.emplace(Id, Stats);
     Pending.fetch_add(1, std::memory_order_relaxed);
   }
-  if (Requested >= MaxCompiles)
-    Enabled = false;
 }
 
 std::vector<const TypeStats *> KernelCompiler::poll() {
@@ -273,6 +327,21 @@ size_t KernelCompiler::failed() const {
 
 void KernelCompiler::stop() {
   std::lock_guard<std::mutex> G(Lock);
+  // Compiling after the program, the hottest types are known at its end:
+  // the kernels asked for are those of the types that moved the most
+  // bytes, whenever they became hot (DDTBench's FFT, 1.1 GB through its
+  // shape kernel, comes last and would find the bound reached).
+  std::sort(Candidates.begin(), Candidates.end(),
+            [](const Candidate &X, const Candidate &Y) {
+              return X.Stats->SubstitutedBytes.load() >
+                     Y.Stats->SubstitutedBytes.load();
+            });
+  for (const Candidate &C : Candidates) {
+    if (!Enabled || Requested >= MaxCompiles)
+      break;
+    send(C.Description, C.Stats);
+  }
+  Candidates.clear();
   Enabled = false;
   if (Socket >= 0)
     close(Socket);

@@ -59,7 +59,9 @@ public:
   bool after() const { return After; }
 
   /// Asks for the kernel of B, hot (once per binding: the caller claimed
-  /// it with Binding::CompileAsked).
+  /// it with Binding::CompileAsked): now where kernels are compiled while
+  /// the program runs, else at stop(), if B is among the types that moved
+  /// the most bytes by then.
   void request(const Binding &B);
   /// The types whose kernels arrived since the last call (their entries
   /// added to the cache's index), read at most every PollInterval; empty
@@ -71,10 +73,22 @@ public:
   size_t compiled() const;
   size_t failed() const;
   /// Stops the server at MPI_Finalize: it ends after the compile in
-  /// progress.
+  /// progress (or, compiling after the program, after the compiles asked
+  /// for now).
   void stop();
 
 private:
+  /// A hot type, kept until the program ends where kernels are compiled
+  /// after it.
+  struct Candidate {
+    const TypeStats *Stats;
+    std::string Description;
+  };
+  static std::string describe(const Binding &B);
+  void remember(const Binding &B);
+  /// Writes a request and hands it to the server.
+  void send(const std::string &Description, const TypeStats *Stats);
+
   std::atomic<bool> Enabled{false};
   /// The server compiles when this process has ended (no answers come).
   bool After = false;
@@ -88,6 +102,12 @@ private:
   mutable std::mutex Lock;
   uint64_t NextId = 0;
   std::map<uint64_t, const TypeStats *> Waiting;
+  std::vector<Candidate> Candidates;
+  size_t CandidateBytes = 0;
+  /// Bounds on the types kept: a program that commits a new index list
+  /// per iteration makes a new hot type per iteration.
+  static constexpr size_t MaxCandidates = 256;
+  static constexpr size_t MaxCandidateBytes = size_t(64) << 20;
   std::string Partial; ///< an answer read in part
   size_t Requested = 0, Compiled = 0, Failed = 0;
   std::chrono::steady_clock::time_point LastPoll{};
