@@ -13,28 +13,22 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "Subprocess.h"
 
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/Runtime/KernelCache.h"
 #include "ddtc/Runtime/SettingsStore.h"
 #include "ddtc/Target/MPICHRules.h"
 
-#include <signal.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <set>
-#include <thread>
-
-extern char **environ;
 
 namespace ddtc {
 
@@ -42,72 +36,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// Runs Argv (Argv[0] found on PATH) and waits, at most Timeout seconds
-/// (0: no bound) -- then it is killed with everything it started; its
-/// output goes where ours does. The exit status, or -1 where it could not
-/// start, died by a signal or was killed.
-int runProgram(const std::vector<std::string> &Argv, double Timeout,
-               std::string &Err) {
-  std::vector<char *> Args;
-  for (const std::string &A : Argv)
-    Args.push_back(const_cast<char *>(A.c_str()));
-  Args.push_back(nullptr);
-  // A group of its own: a compiler driver's cc1plus and as die with it.
-  posix_spawnattr_t Attr;
-  posix_spawnattr_init(&Attr);
-  posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&Attr, 0);
-  pid_t Pid = 0;
-  int E = posix_spawnp(&Pid, Args[0], nullptr, &Attr, Args.data(), environ);
-  posix_spawnattr_destroy(&Attr);
-  if (E) {
-    Err = "cannot run '" + Argv[0] + "': " + std::strerror(E);
-    return -1;
-  }
-  auto Start = std::chrono::steady_clock::now();
-  int Status = 0;
-  for (;;) {
-    pid_t Done = waitpid(Pid, &Status, Timeout > 0 ? WNOHANG : 0);
-    if (Done == Pid)
-      break;
-    if (Done < 0 && errno != EINTR) {
-      Err = std::string("waitpid: ") + std::strerror(errno);
-      return -1;
-    }
-    if (Timeout > 0 && std::chrono::duration<double>(
-                           std::chrono::steady_clock::now() - Start)
-                               .count() > Timeout) {
-      kill(-Pid, SIGKILL);
-      waitpid(Pid, &Status, 0);
-      Err = "'" + Argv[0] + "' took more than " +
-            std::to_string(static_cast<int>(Timeout)) + " s; stopped";
-      return -1;
-    }
-    if (Timeout > 0)
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  if (WIFSIGNALED(Status)) {
-    Err = "'" + Argv[0] + "' killed by signal " +
-          std::to_string(WTERMSIG(Status));
-    return -1;
-  }
-  return WEXITSTATUS(Status);
-}
-
 /// The compiler's own account of itself (`CXX --version`, first line): two
 /// compilers, or two versions of one, make kernels of their own entries.
 std::string compilerIdentity(const std::string &Compiler, std::string &Err) {
-  std::string Command = "'" + Compiler + "' --version 2>/dev/null";
-  FILE *P = popen(Command.c_str(), "r");
+  std::string Output;
+  SpawnOptions Options;
+  Options.Output = &Output;
+  Options.DiscardStderr = true;
+  Options.SearchPath = true;
+  Options.TimeoutSeconds = 60;
+  Expected<int> Status = runProgram({Compiler, "--version"}, Options);
+  // Why it could not run matters less than which compiler to name.
   std::string Line;
-  if (P) {
-    char Buf[256];
-    if (std::fgets(Buf, sizeof Buf, P))
-      Line = Buf;
-    if (pclose(P) != 0)
-      Line.clear();
-  }
-  while (!Line.empty() && (Line.back() == '\n' || Line.back() == '\r'))
+  if (Status && *Status == 0)
+    Line = Output.substr(0, Output.find('\n'));
+  while (!Line.empty() && Line.back() == '\r')
     Line.pop_back();
   if (Line.empty())
     Err = "cannot run the C++ compiler '" + Compiler +
@@ -259,12 +202,15 @@ int runCacheBuild(const CacheBuildOptions &Options) {
       std::vector<std::string> Argv = {Compiler};
       Argv.insert(Argv.end(), Flags.begin(), Flags.end());
       Argv.insert(Argv.end(), {Stage + "/kernels.cpp", "-o", Library});
-      int Status = runProgram(Argv, Options.TimeoutSeconds, Err);
-      if (Status != 0) {
+      SpawnOptions Run;
+      Run.SearchPath = true;
+      Run.TimeoutSeconds = Options.TimeoutSeconds;
+      Expected<int> Status = runProgram(Argv, Run);
+      if (!Status || *Status != 0) {
         reportError(W.Input + ": " +
-                    (Status < 0 ? Err
-                                : "the compiler failed (exit status " +
-                                      std::to_string(Status) + ")") +
+                    (!Status ? Status.takeError().message()
+                             : "the compiler failed (exit status " +
+                                   std::to_string(*Status) + ")") +
                     "; nothing written to the cache");
         Ok = false;
       }

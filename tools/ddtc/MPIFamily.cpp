@@ -70,8 +70,10 @@ std::vector<std::string> getLoadedLibraries(const std::string &Path) {
   std::string Output;
   if (Ldd.empty())
     return Names;
-  Expected<int> Status =
-      runAndRead(Ldd, {Path}, Output, /*DiscardStderr=*/true);
+  SpawnOptions Options;
+  Options.Output = &Output;
+  Options.DiscardStderr = true;
+  Expected<int> Status = runProgram({Ldd, Path}, Options);
   if (!Status || *Status != 0)
     return Names;
   // "\tlibmpich.so.12 => /usr/lib/.../libmpich.so.12 (0x...)", or the

@@ -69,7 +69,9 @@ Expected<PackMeasurements> measurePacks(const Module &M,
   if (Error E = writeTemp(writeDescription(M), File))
     return makeError("--measure: " + E.message());
   std::string Output;
-  Expected<int> Status = runAndRead(*Program, {File.Path}, Output);
+  SpawnOptions Options;
+  Options.Output = &Output;
+  Expected<int> Status = runProgram({*Program, File.Path}, Options);
   if (!Status)
     return makeError("--measure: " + Status.takeError().message());
   if (*Status != 0)
