@@ -12,7 +12,9 @@
 # spells fall on all alike. A WAY is `plain` (no runtime) or
 # NAME[:VAR=VALUE,...]: `mpiexec.mpich -n 2` with libddtc_rt.so preloaded,
 # the settings added to the environment (DDTC_KERNELS among them for
-# kernels), the report written to OUT/NAME-report-L-%r.json. Every launch
+# kernels; `%l` in a value stands for the launch number, so that
+# DDTC_CACHE=DIR-%l starts every launch from an empty cache), the report
+# written to OUT/NAME-report-L-%r.json. Every launch
 # runs in a directory of its own (DDTBench refuses to overwrite its
 # ddtbench.out); OUT/NAME-L.txt keeps each pattern's mpi_ddt communication
 # times, OUT/NAME-L.ref.txt its `reference` ones (the same bytes sent
@@ -46,7 +48,7 @@ for l in $(seq "$launches"); do
     if [ "${name#plain}" != "$name" ]; then
       (cd "$dir" && mpiexec.mpich -n 2 "$ddtbench" $args > stdout.txt 2> stderr.txt)
     else
-      settings=$(bench_way_settings "$way")
+      settings=$(bench_way_settings "$way" | sed "s/%l/$l/g")
       # shellcheck disable=SC2086 # the settings are words on purpose
       (cd "$dir" && mpiexec.mpich -n 2 env LD_PRELOAD="$rt" \
         DDTC_RT_REPORT="$out/$name-report-$l-%r.json" $settings \
