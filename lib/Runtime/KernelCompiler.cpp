@@ -132,6 +132,9 @@ void KernelCompiler::start(std::vector<std::string> &Warnings) {
   // program's output.
   posix_spawn_file_actions_addopen(&Files, 2, Log.c_str(),
                                    O_WRONLY | O_CREAT | O_APPEND, 0600);
+  // None of the program's other files: a launcher waits for the pipes of
+  // a rank's output to close, and would wait for this helper too.
+  posix_spawn_file_actions_addclosefrom_np(&Files, 3);
   std::vector<char *> Env = helperEnvironment();
   pid_t Pid = 0;
   int E = posix_spawn(&Pid, Args[0], &Files, nullptr, Args.data(),

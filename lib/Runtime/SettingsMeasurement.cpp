@@ -87,6 +87,9 @@ std::string runUntil(const std::vector<std::string> &Argv,
   posix_spawn_file_actions_addopen(&Files, 1, Log.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&Files, 1, 2);
+  // None of the program's other files: a launcher waits for the pipes of
+  // a rank's output to close, and would wait for this helper too.
+  posix_spawn_file_actions_addclosefrom_np(&Files, 3);
   posix_spawnattr_t Attr;
   posix_spawnattr_init(&Attr);
   // A process group of its own, so that a launcher that hangs is killed

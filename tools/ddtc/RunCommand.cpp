@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -26,8 +27,12 @@
 #include <filesystem>
 #include <optional>
 #include <spawn.h>
+#include <sstream>
+#include <fstream>
 #include <string_view>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <thread>
 #include <system_error>
 #include <unistd.h>
 
@@ -304,6 +309,63 @@ int runCommand(const std::string &Path, const std::vector<std::string> &Argv,
   return Status;
 }
 
+/// The compile servers among this process's children: `ddtc cache serve`
+/// processes whose rank has ended (this process is their subreaper).
+size_t countCompileServers() {
+  size_t N = 0;
+  std::string Self = std::to_string(getpid());
+  std::error_code EC;
+  for (const fs::directory_entry &E : fs::directory_iterator("/proc", EC)) {
+    std::string Pid = E.path().filename().string();
+    if (Pid.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    // "PID (COMM) STATE PPID ...": COMM may hold spaces and parentheses.
+    std::ifstream Stat(E.path() / "stat");
+    std::string Line;
+    if (!std::getline(Stat, Line))
+      continue;
+    size_t Close = Line.rfind(')');
+    if (Close == std::string::npos)
+      continue;
+    std::istringstream Rest(Line.substr(Close + 1));
+    std::string State, Parent;
+    if (!(Rest >> State >> Parent) || Parent != Self)
+      continue;
+    std::ifstream Cmd(E.path() / "cmdline");
+    std::string Arg;
+    std::vector<std::string> Words;
+    while (std::getline(Cmd, Arg, '\0'))
+      Words.push_back(Arg);
+    if (Words.size() >= 3 && Words[1] == "cache" && Words[2] == "serve")
+      ++N;
+  }
+  return N;
+}
+
+/// Waits for the compiles the ranks asked for where they compile after
+/// the program (DDTC_CACHE_COMPILE): a batch job that ends with its last
+/// command would end them, and their kernels are the next run's. Other
+/// processes the program left behind are not waited for.
+void waitForCompileServers() {
+  bool Told = false;
+  for (;;) {
+    while (waitpid(-1, nullptr, WNOHANG) > 0) {
+    }
+    size_t N = countCompileServers();
+    if (N == 0)
+      break;
+    if (!Told)
+      std::fprintf(stderr,
+                   "ddtc run: compiling the kernels of the hottest types for "
+                   "the next run (%zu compile servers)...\n",
+                   N);
+    Told = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  if (Told)
+    std::fprintf(stderr, "ddtc run: the kernels are in the cache\n");
+}
+
 } // namespace
 
 int runUnderRuntime(const RunOptions &Options) {
@@ -358,12 +420,20 @@ int runUnderRuntime(const RunOptions &Options) {
   }
   Files.snapshot();
 
+  // The ranks' compile servers outlive them where kernels are compiled
+  // after the program: they become this process's children, to be waited
+  // for.
+  if (!Options.Trace)
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
   int Status = runCommand(LauncherPath, P->Argv, makeEnvironment(P->Set));
   if (Status < 0)
     return -Status;
 
-  if (!Files.isListable())
+  if (!Files.isListable()) {
+    if (!Options.Trace)
+      waitForCompileServers();
     return WIFSIGNALED(Status) ? 128 + WTERMSIG(Status) : WEXITSTATUS(Status);
+  }
   RunOutcome Outcome;
   Outcome.Files = Files.fresh();
   Outcome.Pattern = P->Pattern;
@@ -378,6 +448,8 @@ int runUnderRuntime(const RunOptions &Options) {
   } else {
     printReportSummary(Outcome);
   }
+  if (!Options.Trace)
+    waitForCompileServers();
   if (WIFSIGNALED(Status))
     return 128 + WTERMSIG(Status);
   return WEXITSTATUS(Status);
