@@ -269,8 +269,9 @@ std::string SourcePrinter::print() {
     if (needsRoot(N.T))
       Roots.push_back(&Plan.getKernel(N.T));
   NeedsRange.assign(Plan.kernels().size(), false);
-  for (const Kernel *K : Roots)
-    NeedsRange[K->Id] = true;
+  if (Options.RangeFunctions)
+    for (const Kernel *K : Roots)
+      NeedsRange[K->Id] = true;
   markRanges();
   markWalks();
   markCoded();
@@ -830,6 +831,8 @@ void SourcePrinter::printForwarders(const std::string &Fn,
     W.close();
   }
   for (const char *Suffix : {"_pack_range", "_unpack_range"}) {
+    if (!Options.RangeFunctions)
+      break;
     W.open("extern \"C\" std::size_t " + Fn + Suffix +
            "(const void *inbuf, std::size_t count, std::size_t first, "
            "std::size_t last, void *outbuf) {");
@@ -908,6 +911,8 @@ void SourcePrinter::printEntryFunctions(const Type *T, const std::string &Fn) {
   // pack_range and unpack_range: bytes [first, last) of the packed stream
   // of count instances, at outbuf (pack) or read from inbuf (unpack).
   for (bool Pack : {true, false}) {
+    if (!Options.RangeFunctions)
+      break;
     W.line();
     W.open("extern \"C\" std::size_t " + Fn +
            (Pack ? "_pack_range" : "_unpack_range") +
@@ -1019,10 +1024,10 @@ void SourcePrinter::printKernelTable() {
              hexLiteral(Keys[I]->Given.Hi) + ", " +
              hexLiteral(Keys[I]->Given.Lo) + ", " + std::to_string(T->size()) +
              "ULL, " + intLiteral(T->extent()) + ",");
-      std::string Fns;
-      for (const char *Suffix :
-           {"_pack", "_unpack", "_pack_range", "_unpack_range"})
-        Fns += (Fns.empty() ? " " : ", ") + F + Suffix;
+      std::string Fns = " " + F + "_pack, " + F + "_unpack, ";
+      Fns += Options.RangeFunctions
+                 ? F + "_pack_range, " + F + "_unpack_range"
+                 : std::string("nullptr, nullptr");
       W.line(Fns + "},");
     }
     W.close("};");
@@ -1073,13 +1078,17 @@ std::string emitPackHeader(const Module &M, const CodeGenOptions &Options) {
   W.line("//   ddtc_NAME_unpack(inbuf, count, outbuf)  as MPI_Unpack: inbuf is "
          "the");
   W.line("//       packed stream, outbuf the typed buffer");
-  W.line("//   ddtc_NAME_pack_range(inbuf, count, first, last, outbuf)");
-  W.line(
-      "//       writes bytes [first, last) of the packed stream to outbuf and");
-  W.line("//       returns how many (last is clipped to the packed size)");
-  W.line("//   ddtc_NAME_unpack_range(inbuf, count, first, last, outbuf)");
-  W.line("//       the inverse: inbuf holds bytes [first, last) of the packed");
-  W.line("//       stream of count instances, unpacked into the typed outbuf");
+  if (Options.RangeFunctions) {
+    W.line("//   ddtc_NAME_pack_range(inbuf, count, first, last, outbuf)");
+    W.line("//       writes bytes [first, last) of the packed stream to outbuf "
+           "and");
+    W.line("//       returns how many (last is clipped to the packed size)");
+    W.line("//   ddtc_NAME_unpack_range(inbuf, count, first, last, outbuf)");
+    W.line("//       the inverse: inbuf holds bytes [first, last) of the "
+           "packed");
+    W.line("//       stream of count instances, unpacked into the typed "
+           "outbuf");
+  }
   openCHeader(W, Guard, "<stddef.h>");
   for (const NamedType &N : M.types()) {
     std::string Fn = "ddtc_" + N.Name;
@@ -1092,6 +1101,8 @@ std::string emitPackHeader(const Module &M, const CodeGenOptions &Options) {
            "_pack(const void *inbuf, size_t count, void *outbuf);");
     W.line("void " + Fn +
            "_unpack(const void *inbuf, size_t count, void *outbuf);");
+    if (!Options.RangeFunctions)
+      continue;
     W.line("size_t " + Fn +
            "_pack_range(const void *inbuf, size_t count, size_t first, "
            "size_t last, void *outbuf);");

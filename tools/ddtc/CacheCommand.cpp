@@ -129,6 +129,9 @@ int runCacheBuild(const CacheBuildOptions &Options) {
     // The kernels alone are loaded: the MPI constructors need no
     // MPI-facing form.
     Emit.BuildForm = "normal";
+    // The runtime packs whole instances: no range functions, which are
+    // most of the compile time of a trace's kernels.
+    Emit.RangeFunctions = false;
     std::vector<std::optional<KernelKey>> Keys;
     std::optional<std::vector<EmittedFile>> Files =
         emitFiles(Ctx, M, Emit, "kernels", &Keys);

@@ -134,6 +134,8 @@ struct EmitOptions {
   /// the default) or "normal" (ddtc's normal form).
   std::string BuildForm = "mpi";
   std::string Engine = "mpich";
+  /// Whether the kernels have _pack_range and _unpack_range (CodeGenOptions).
+  bool RangeFunctions = true;
 };
 
 /// `ddtc emit`: writes pack/unpack and MPI constructor code.

@@ -120,6 +120,7 @@ emitFiles(TypeContext &Ctx, Module &M, const EmitOptions &Options,
   CG.BaseName = Base;
   CG.SourceName = baseName(Options.InputPath);
   CG.Version = DDTC_VERSION;
+  CG.RangeFunctions = Options.RangeFunctions;
   if (Keys)
     *Keys = CG.Keys;
   return emitModule(M, CG);

@@ -70,6 +70,11 @@ struct CodeGenOptions {
   std::vector<MPIBuildForm> MPIForms;
   /// ddtc's version, recorded in the kernel table.
   std::string Version;
+  /// Whether to write _pack_range and _unpack_range. The runtime packs
+  /// whole instances and never calls them; kernels compiled for it alone
+  /// (the kernel cache) leave them out -- null in the kernel table -- as
+  /// they are most of a trace's compile time.
+  bool RangeFunctions = true;
 };
 
 struct EmittedFile {

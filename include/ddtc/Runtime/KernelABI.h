@@ -25,6 +25,8 @@ struct ddtc_kernel {
   long long extent;
   void (*pack)(const void *inbuf, size_t count, void *outbuf);
   void (*unpack)(const void *inbuf, size_t count, void *outbuf);
+  // Null in kernels built for the runtime alone (the kernel cache), which
+  // never calls them.
   size_t (*pack_range)(const void *inbuf, size_t count, size_t first,
                        size_t last, void *outbuf);
   size_t (*unpack_range)(const void *inbuf, size_t count, size_t first,
