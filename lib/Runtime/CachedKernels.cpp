@@ -8,6 +8,7 @@
 #include "ddtc/Runtime/SettingsStore.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -124,6 +125,9 @@ bool CachedKernels::load(const Fingerprint &Print) {
   }
   std::lock_guard<std::mutex> G(LoadLock);
   KernelRegistry::get().loadLibraries(Path, R);
+  // Used now: the cache is kept to its size by removing the entries used
+  // longest ago (`ddtc cache build --max-size`).
+  utimensat(AT_FDCWD, Path.c_str(), nullptr, 0);
   std::lock_guard<std::mutex> H(Lock);
   ++Loaded;
   return true;

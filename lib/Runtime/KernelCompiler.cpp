@@ -82,6 +82,14 @@ void KernelCompiler::start(std::vector<std::string> &Warnings) {
                        "seconds; keeping 60");
   if (MaxCompiles == 0)
     return;
+  // The size the servers keep the cache under (`ddtc cache build
+  // --max-size`), checked here so that a bad value warns once.
+  std::string MaxSize = getEnvOr("DDTC_CACHE_MAX_SIZE", "");
+  if (uint64_t Bytes; !MaxSize.empty() && !parseByteSize(MaxSize, Bytes)) {
+    Warnings.push_back("DDTC_CACHE_MAX_SIZE='" + MaxSize +
+                       "' is not a size (bytes, or with K, M or G); 1G");
+    MaxSize.clear();
+  }
 
   std::string Dir = cacheDirectory();
   if (Dir.empty()) {
@@ -120,6 +128,8 @@ void KernelCompiler::start(std::vector<std::string> &Warnings) {
                                    "--timeout", std::to_string(Timeout)};
   if (After)
     Argv.push_back("--after");
+  if (!MaxSize.empty())
+    Argv.insert(Argv.end(), {"--max-size", MaxSize});
   std::vector<char *> Args;
   for (std::string &A : Argv)
     Args.push_back(A.data());

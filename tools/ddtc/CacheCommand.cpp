@@ -13,11 +13,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "CacheTrim.h"
 #include "Subprocess.h"
 
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/Runtime/KernelCache.h"
 #include "ddtc/Runtime/SettingsStore.h"
+#include "ddtc/Support/ByteSize.h"
 #include "ddtc/Target/MPICHRules.h"
 
 #include <sys/stat.h>
@@ -87,6 +89,12 @@ int runCacheBuild(const CacheBuildOptions &Options) {
   if (Dir.empty()) {
     reportError("no cache directory: give --cache DIR, or set DDTC_CACHE, "
                 "XDG_CACHE_HOME or HOME");
+    return ExitUsage;
+  }
+  uint64_t MaxBytes = DefaultCacheMaxBytes;
+  if (!Options.MaxSize.empty() && !parseByteSize(Options.MaxSize, MaxBytes)) {
+    reportError("--max-size '" + Options.MaxSize +
+                "' is not a size (bytes, or with K, M or G)");
     return ExitUsage;
   }
   std::string Compiler = Options.Compiler;
@@ -169,6 +177,7 @@ int runCacheBuild(const CacheBuildOptions &Options) {
     }
 
   size_t Written = 0, Compiled = 0;
+  std::set<FileId> Fresh; ///< the libraries written now, kept by the trim
   std::string Pid = std::to_string(getpid());
   for (Work &W : Jobs) {
     if (W.Missing.empty()) {
@@ -218,6 +227,8 @@ int runCacheBuild(const CacheBuildOptions &Options) {
         Ok = false;
       }
     }
+    if (struct stat St {}; Ok && stat(Library.c_str(), &St) == 0)
+      Fresh.insert({St.st_dev, St.st_ino});
     for (const Keyed &K : W.Missing) {
       if (!Ok)
         break;
@@ -237,6 +248,12 @@ int runCacheBuild(const CacheBuildOptions &Options) {
   }
   std::fprintf(stderr, "ddtc cache: %zu entries written to %s\n", Written,
                Sub.c_str());
+  TrimResult Trim = trimKernelCache(Dir + "/kernels", MaxBytes, Fresh);
+  if (Trim.Removed)
+    std::fprintf(stderr,
+                 "ddtc cache: %zu entries used longest ago removed, to keep "
+                 "the cache under %s (--max-size)\n",
+                 Trim.Removed, formatByteSize(MaxBytes).c_str());
   return ExitSuccess;
 }
 

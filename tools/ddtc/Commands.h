@@ -162,6 +162,8 @@ struct CacheBuildOptions {
   std::string Compiler;
   /// Compile every kernel again, even where the cache has an entry.
   bool Force = false;
+  /// The size the cache is kept under (CacheTrim.h); empty: 1G.
+  std::string MaxSize;
   /// Stop a compile after this many seconds (0: never).
   double TimeoutSeconds = 0;
   /// `cache serve`: compile what was asked once the rank has ended.

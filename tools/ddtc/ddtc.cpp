@@ -32,6 +32,23 @@ static void addSourceOptions(CLI::App *Cmd, ddtc::ExtractOptions &Source) {
 }
 #endif
 
+/// Where the kernels go and how they are compiled: `cache build`'s, and
+/// the runtime's compile server's.
+static void addCompileOptions(CLI::App *Cmd, ddtc::CacheBuildOptions &O) {
+  Cmd->add_option("--cache", O.CacheDir,
+                  "the cache directory (default: DDTC_CACHE, else "
+                  "$XDG_CACHE_HOME/ddtc, else ~/.cache/ddtc)");
+  Cmd->add_option("--march", O.March,
+                  "compile for this CPU (-march=CPU): the compute nodes' "
+                  "(default: none, the compiler's default target; native: "
+                  "this one)");
+  Cmd->add_option("--cxx", O.Compiler,
+                  "the C++ compiler (default: $CXX, else c++)");
+  Cmd->add_option("--max-size", O.MaxSize,
+                  "keep the cache's kernels under this size, removing those "
+                  "used longest ago (bytes, or with K, M or G; default 1G)");
+}
+
 static int runDriver(int argc, char **argv) {
   using namespace ddtc;
   CLI::App App{"ddtc: a compiler for MPI derived datatypes"};
@@ -154,15 +171,7 @@ static int runDriver(int argc, char **argv) {
                "traces) into the kernel cache");
   CacheBuildCmd->add_option("FILE", CacheBuild.Inputs, "description files")
       ->required();
-  CacheBuildCmd->add_option("--cache", CacheBuild.CacheDir,
-                            "the cache directory (default: DDTC_CACHE, else "
-                            "$XDG_CACHE_HOME/ddtc, else ~/.cache/ddtc)");
-  CacheBuildCmd->add_option("--march", CacheBuild.March,
-                            "compile for this CPU (-march=CPU): the compute "
-                            "nodes' (default: none, the compiler's default "
-                            "target; native: this one)");
-  CacheBuildCmd->add_option("--cxx", CacheBuild.Compiler,
-                            "the C++ compiler (default: $CXX, else c++)");
+  addCompileOptions(CacheBuildCmd, CacheBuild);
   CacheBuildCmd->add_flag("--force", CacheBuild.Force,
                           "compile every kernel again, even those the cache "
                           "has");
@@ -173,9 +182,8 @@ static int runDriver(int argc, char **argv) {
   CLI::App *CacheServeCmd = CacheCmd->add_subcommand(
       "serve", "compile the kernels the runtime asks for on standard input");
   CacheServeCmd->group("");
-  CacheServeCmd->add_option("--cache", CacheServe.CacheDir)->required();
-  CacheServeCmd->add_option("--march", CacheServe.March);
-  CacheServeCmd->add_option("--cxx", CacheServe.Compiler);
+  addCompileOptions(CacheServeCmd, CacheServe);
+  CacheServeCmd->get_option("--cache")->required();
   CacheServeCmd->add_option("--timeout", CacheServe.TimeoutSeconds);
   CacheServeCmd->add_flag("--after", CacheServe.After);
 
