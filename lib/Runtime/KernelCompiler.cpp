@@ -62,14 +62,15 @@ void KernelCompiler::start(std::vector<std::string> &Warnings) {
   if (Setting == "on") {
     int Local = Placement::launcherLocalSize();
     unsigned Cores = std::thread::hardware_concurrency();
-    Setting = Local > 0 && Cores > 0 && unsigned(Local) < Cores ? "during"
-                                                                : "after";
+    Setting =
+        Local > 0 && Cores > 0 && unsigned(Local) < Cores ? "during" : "after";
   }
   After = Setting == "after";
   uint64_t Hot = HotBytes, Max = MaxCompiles, Timeout = 60;
   if (!sizeSetting("DDTC_CACHE_HOT", Hot))
     Warnings.push_back("DDTC_CACHE_HOT is not a size (bytes, or with K, M or "
-                       "G); keeping " + std::to_string(HotBytes));
+                       "G); keeping " +
+                       std::to_string(HotBytes));
   else
     HotBytes = Hot;
   if (!sizeSetting("DDTC_CACHE_MAX_COMPILES", Max))
@@ -123,9 +124,10 @@ void KernelCompiler::start(std::vector<std::string> &Warnings) {
   }
   std::string Ddtc = helperProgram("ddtc", DDTC_RT_BUILT_DDTC);
   std::string Log = Top + "/compile.log";
-  std::vector<std::string> Argv = {Ddtc,       "cache",   "serve", "--cache",
-                                   Dir,        "--march", "native",
-                                   "--timeout", std::to_string(Timeout)};
+  std::vector<std::string> Argv = {
+      Ddtc,      "cache",     "serve",
+      "--cache", Dir,         "--march",
+      "native",  "--timeout", std::to_string(Timeout)};
   if (After)
     Argv.push_back("--after");
   if (!MaxSize.empty())
@@ -147,8 +149,7 @@ void KernelCompiler::start(std::vector<std::string> &Warnings) {
   posix_spawn_file_actions_addclosefrom_np(&Files, 3);
   std::vector<char *> Env = helperEnvironment();
   pid_t Pid = 0;
-  int E = posix_spawn(&Pid, Args[0], &Files, nullptr, Args.data(),
-                      Env.data());
+  int E = posix_spawn(&Pid, Args[0], &Files, nullptr, Args.data(), Env.data());
   posix_spawn_file_actions_destroy(&Files);
   close(Ends[1]);
   if (E != 0) {
@@ -214,12 +215,11 @@ void KernelCompiler::remember(const Binding &B) {
   // one kept is not kept, else it takes the place of the least of them.
   if (Candidates.size() >= MaxCandidates ||
       CandidateBytes >= MaxCandidateBytes) {
-    auto Least = std::min_element(
-        Candidates.begin(), Candidates.end(),
-        [](const Candidate &X, const Candidate &Y) {
-          return X.Stats->SubstitutedBytes.load() <
-                 Y.Stats->SubstitutedBytes.load();
-        });
+    auto Least = std::min_element(Candidates.begin(), Candidates.end(),
+                                  [](const Candidate &X, const Candidate &Y) {
+                                    return X.Stats->SubstitutedBytes.load() <
+                                           Y.Stats->SubstitutedBytes.load();
+                                  });
     if (Least->Stats->SubstitutedBytes.load() >= Bytes)
       return;
     CandidateBytes -= Least->Description.size();
@@ -275,8 +275,7 @@ std::vector<const TypeStats *> KernelCompiler::poll() {
     Partial.append(Buf, static_cast<size_t>(N));
   if (N == 0 && !Waiting.empty()) {
     // The server ended with requests open: it was killed.
-    warn(Rank, "the compile server ended; " +
-                   std::to_string(Waiting.size()) +
+    warn(Rank, "the compile server ended; " + std::to_string(Waiting.size()) +
                    " kernels not compiled this run");
     Failed += Waiting.size();
     Pending.fetch_sub(static_cast<int>(Waiting.size()));
@@ -344,15 +343,20 @@ void KernelCompiler::stop() {
   // the kernels asked for are those of the types that moved the most
   // bytes, whenever they became hot (DDTBench's FFT, 1.1 GB through its
   // shape kernel, comes last and would find the bound reached).
-  std::sort(Candidates.begin(), Candidates.end(),
-            [](const Candidate &X, const Candidate &Y) {
-              return X.Stats->SubstitutedBytes.load() >
-                     Y.Stats->SubstitutedBytes.load();
-            });
-  for (const Candidate &C : Candidates) {
+  // The counts are read once: other threads may still move these types,
+  // and std::sort needs an order that does not change while it runs.
+  std::vector<std::pair<uint64_t, const Candidate *>> ByBytes;
+  ByBytes.reserve(Candidates.size());
+  for (const Candidate &C : Candidates)
+    ByBytes.emplace_back(
+        C.Stats->SubstitutedBytes.load(std::memory_order_relaxed), &C);
+  std::stable_sort(
+      ByBytes.begin(), ByBytes.end(),
+      [](const auto &X, const auto &Y) { return X.first > Y.first; });
+  for (const auto &[Bytes, C] : ByBytes) {
     if (!Enabled || Requested >= MaxCompiles)
       break;
-    send(C.Description, C.Stats);
+    send(C->Description, C->Stats);
   }
   Candidates.clear();
   Enabled = false;
