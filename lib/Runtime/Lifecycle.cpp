@@ -290,6 +290,15 @@ void start() {
       warn(R.Rank, Settings.where(Name) + W);
     configureTypedBlocks(R, Settings, Remote);
   }
+  if (const char *V = Settings.get("DDTC_RT_SPARSE_BLOCKS")) {
+    std::string_view S(V);
+    if (S == "off" || S == "on")
+      R.LeaveSparse = S == "on";
+    else
+      warn(R.Rank, Settings.where("DDTC_RT_SPARSE_BLOCKS") +
+                       "DDTC_RT_SPARSE_BLOCKS='" + V +
+                       "' is neither on nor off; keeping on");
+  }
   const char *Kernels = std::getenv("DDTC_KERNELS");
   if (Kernels && *Kernels)
     KernelRegistry::get().loadLibraries(Kernels, R.Rank);
@@ -332,7 +341,8 @@ std::string report() {
   J +=
       "  \"split_sends\": " + std::to_string(SplitSends::get().count()) + ",\n";
   J += "  \"sent_in_forms\": " + std::to_string(R.Formed.load()) + ",\n";
-  J += "  \"typed_large_blocks\": " + std::to_string(R.Typed.load()) + ",\n";
+  J += "  \"typed_large_blocks\": " + std::to_string(R.Typed.load()) +
+       ", \"sparse_blocks\": " + std::to_string(R.Sparse.load()) + ",\n";
   // The settings in force, where they came from and, within a node and
   // between nodes, what they are: a report says which machine's
   // measurement a run used.
@@ -356,8 +366,8 @@ std::string report() {
   J += std::string(", \"spans_nodes\": ") +
        (R.Peers.spansNodes() ? "true" : "false") +
        ", \"max_buffer\": " + std::to_string(BufferPool::get().maxBytes()) +
-       ", \"shapes\": " +
-       jsonQuote(R.Bindings.shapesEnabled() ? "on" : "off") +
+       ", \"sparse_blocks\": " + jsonQuote(R.LeaveSparse ? "on" : "off") +
+       ", \"shapes\": " + jsonQuote(R.Bindings.shapesEnabled() ? "on" : "off") +
        ", \"forms\": " +
        jsonQuote(R.Bindings.sendFormsEnabled() ? "sends" : "off") + "},\n";
   J +=
@@ -397,8 +407,7 @@ std::string report() {
   const KernelCompiler &Compiler = KernelCompiler::get();
   J += ", \"compiles_requested\": " + std::to_string(Compiler.requested()) +
        ", \"compiled\": " + std::to_string(Compiler.compiled()) +
-       ", \"compiles_failed\": " + std::to_string(Compiler.failed()) +
-       "},\n";
+       ", \"compiles_failed\": " + std::to_string(Compiler.failed()) + "},\n";
   J += "  \"types\": [";
   First = true;
   for (const TypeStats *S : R.Bindings.stats()) {
@@ -420,6 +429,8 @@ std::string report() {
          ", \"passed_through\": " + std::to_string(S->PassedCalls.load());
     if (uint64_t Typed = S->TypedCalls.load())
       J += ", \"typed_large_blocks\": " + std::to_string(Typed);
+    if (uint64_t Sparse = S->SparseCalls.load())
+      J += ", \"sparse_blocks\": " + std::to_string(Sparse);
     if (const char *Form = S->Form.load(std::memory_order_relaxed))
       J += ", \"form\": " + jsonQuote(Form) +
            ", \"sent_in_form\": " + std::to_string(S->FormCalls.load());

@@ -18,11 +18,14 @@ std::string trim(const std::string &S) {
   return S.substr(B, E - B + 1);
 }
 
-constexpr const char *Settings[] = {
-    "DDTC_RT_SPLIT_SEND",        "DDTC_RT_TYPED_BLOCKS",
-    "DDTC_RT_REMOTE_SPLIT_SEND", "DDTC_RT_REMOTE_TYPED_BLOCKS",
-    "DDTC_RT_MAX_BUFFER",        "DDTC_RT_FORMS",
-    "DDTC_RT_SHAPES"};
+constexpr const char *Settings[] = {"DDTC_RT_SPLIT_SEND",
+                                    "DDTC_RT_TYPED_BLOCKS",
+                                    "DDTC_RT_REMOTE_SPLIT_SEND",
+                                    "DDTC_RT_REMOTE_TYPED_BLOCKS",
+                                    "DDTC_RT_MAX_BUFFER",
+                                    "DDTC_RT_FORMS",
+                                    "DDTC_RT_SHAPES",
+                                    "DDTC_RT_SPARSE_BLOCKS"};
 
 /// What a file says of itself: the version of its contents and what it was
 /// measured on.
@@ -93,7 +96,8 @@ bool RuntimeSettings::read(const std::string &File, const std::string &Label,
           Where + Name +
           " is not a setting of the runtime (DDTC_RT_SPLIT_SEND, "
           "DDTC_RT_TYPED_BLOCKS, their DDTC_RT_REMOTE_ forms, "
-          "DDTC_RT_MAX_BUFFER, DDTC_RT_FORMS, DDTC_RT_SHAPES); ignored");
+          "DDTC_RT_MAX_BUFFER, DDTC_RT_FORMS, DDTC_RT_SHAPES, "
+          "DDTC_RT_SPARSE_BLOCKS); ignored");
       continue;
     }
     FromFile[Name] = trim(Text.substr(Eq + 1));

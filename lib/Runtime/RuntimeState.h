@@ -146,6 +146,11 @@ struct RuntimeState {
     return false;
   }
   std::atomic<uint64_t> Typed{0};
+  /// Point-to-point calls left to MPI for their sparse blocks
+  /// (Binding::SparseBlocks), unless DDTC_RT_SPARSE_BLOCKS=off. Set before
+  /// Active.
+  bool LeaveSparse = true;
+  std::atomic<uint64_t> Sparse{0};
   /// Point-to-point calls passed through that handed MPI a type's form
   /// for sends (DDTC_RT_FORMS, SendForms.h).
   std::atomic<uint64_t> Formed{0};
@@ -158,6 +163,7 @@ struct RuntimeState {
     BindingRef B;
     bool Typed = false;
     bool Formed = false;
+    bool Sparse = false;
   };
 
   /// The binding of T for a call on Count instances, if the call is to be
@@ -203,6 +209,11 @@ struct RuntimeState {
     if (!B)
       return nullptr;
     Remote = Peers.isRemote(Comm, Peer);
+    if (LeaveSparse && B->SparseBlocks) {
+      Pass = PassedCall{std::move(B), /*Typed=*/false, /*Formed=*/false,
+                        /*Sparse=*/true};
+      return nullptr;
+    }
     if (leftTyped(*B, static_cast<uint64_t>(Count) * B->Size, Remote)) {
       Pass = PassedCall{std::move(B), /*Typed=*/true, /*Formed=*/false};
       return nullptr;
@@ -233,6 +244,10 @@ struct RuntimeState {
     if (P.Typed) {
       Typed.fetch_add(1, std::memory_order_relaxed);
       P.B->Stats->TypedCalls.fetch_add(1, std::memory_order_relaxed);
+    }
+    if (P.Sparse) {
+      Sparse.fetch_add(1, std::memory_order_relaxed);
+      P.B->Stats->SparseCalls.fetch_add(1, std::memory_order_relaxed);
     }
     if (P.Formed) {
       Formed.fetch_add(1, std::memory_order_relaxed);

@@ -9,7 +9,10 @@
 #include "ddtc/Passes/Normalizer.h"
 #include "ddtc/Target/MPICHRules.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 
 namespace ddtc {
@@ -124,8 +127,7 @@ std::optional<PredefinedId> singlePredefined(const Type *T) {
 
 /// Sets B's single predefined type (Binding::SinglePredefined) from its
 /// decoded type.
-void setSinglePredefined(Binding &B,
-                         std::span<const MPI_Datatype> Predefined) {
+void setSinglePredefined(Binding &B, std::span<const MPI_Datatype> Predefined) {
   std::optional<PredefinedId> Id = singlePredefined(B.T);
   if (!Id || static_cast<size_t>(*Id) >= Predefined.size())
     return;
@@ -134,6 +136,26 @@ void setSinglePredefined(Binding &B,
     return;
   B.SinglePredefined = Predefined[static_cast<size_t>(*Id)];
   B.ElementSize = static_cast<uint64_t>(Size);
+}
+
+/// Whether a type's blocks are sparse (Binding::SparseBlocks): at most a
+/// cache line long, their starts on average a page or more apart. The
+/// span of an instance is its extent or its true extent, whichever is
+/// larger (consecutive instances lie an extent apart); N blocks over it are
+/// N - 1 gaps and the last block.
+bool hasSparseBlocks(const TypeLayout &L, uint64_t MeanBlock) {
+  constexpr uint64_t CacheLine = 64;
+  static const uint64_t Page = [] {
+    long P = sysconf(_SC_PAGESIZE);
+    return P > 0 ? static_cast<uint64_t>(P) : uint64_t(4096);
+  }();
+  uint64_t Extent = static_cast<uint64_t>(std::abs(L.extent()));
+  uint64_t Span = std::max(Extent, static_cast<uint64_t>(L.trueExtent()));
+  uint64_t N = L.Blocks.Count;
+  if (N == 0 || MeanBlock > CacheLine)
+    return false;
+  uint64_t Apart = N == 1 ? Span : (Span - std::min(Span, MeanBlock)) / (N - 1);
+  return Apart >= Page;
 }
 
 } // namespace
@@ -333,15 +355,17 @@ void BindingTable::bindAs(MPI_Datatype H,
     Decoder.setCheckLayout(true);
     Expected<const Type *> T = Decoder.decode(H);
     if (!T) {
-      Reason = Decoder.failedOnLayout() ? T.takeError().message()
-                                        : "cannot decode: " +
-                                              T.takeError().message();
+      Reason = Decoder.failedOnLayout()
+                   ? T.takeError().message()
+                   : "cannot decode: " + T.takeError().message();
     } else {
       B->T = *T;
       B->Contiguous = B->T->getLayout().isDense();
       setSinglePredefined(*B, Predefined);
-      if (uint64_t Blocks = B->T->getLayout().Blocks.Count)
+      if (uint64_t Blocks = B->T->getLayout().Blocks.Count) {
         B->MeanBlock = B->Size / Blocks;
+        B->SparseBlocks = hasSparseBlocks(B->T->getLayout(), B->MeanBlock);
+      }
       KeyResult K = keyOf(*B->Ctx, B->T);
       Reason = K.Reason;
       if (K.Key) {

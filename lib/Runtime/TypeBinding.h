@@ -43,9 +43,9 @@ namespace ddtc {
 /// name and layout are summed here, so that a program that builds and
 /// frees a type in a loop has one entry, and memory that does not grow.
 struct TypeStats {
-  std::string Name;    ///< MPI_Type_get_name, or type_N: the Nth entry
-  std::string Key;     ///< the layout key in hex, empty if none
-  std::string Kernel;  ///< the kernel's name, empty if none
+  std::string Name;   ///< MPI_Type_get_name, or type_N: the Nth entry
+  std::string Key;    ///< the layout key in hex, empty if none
+  std::string Kernel; ///< the kernel's name, empty if none
   /// What kind of kernel: "emitted" (of `ddtc emit`, for this layout),
   /// "members" (a struct bound member by member to emitted kernels) or
   /// "shape" (built at commit, ShapeKernel); null if none.
@@ -70,8 +70,10 @@ struct TypeStats {
   /// that handed it to MPI.
   std::atomic<const char *> Form{nullptr};
   std::atomic<uint64_t> FormCalls{0};
-  /// Of those, point-to-point calls left to MPI by DDTC_RT_TYPED_BLOCKS.
+  /// Of those, point-to-point calls left to MPI by DDTC_RT_TYPED_BLOCKS,
+  /// and for sparse blocks (Binding::SparseBlocks).
   std::atomic<uint64_t> TypedCalls{0};
+  std::atomic<uint64_t> SparseCalls{0};
   /// The kernel was compiled while the program ran (KernelCompiler.h).
   bool Compiled = false;
 };
@@ -108,6 +110,13 @@ struct Binding {
   /// MPI_Type_size over the contiguous blocks of one instance (0 if the
   /// type was not decoded): how much MPI's engine copies per block.
   uint64_t MeanBlock = 0;
+  /// Blocks of at most a cache line, on average a page or more apart
+  /// (docs/runtime.md, "Sparse blocks"): every engine pays a page walk per
+  /// block, so a kernel cannot pack faster than MPI's engine, and MPI's
+  /// pipelined engine overlaps the two sides' copies, which one packed
+  /// message cannot. Point-to-point messages of such a type go to MPI as
+  /// written.
+  bool SparseBlocks = false;
   /// The predefined type of every entry of the typemap, when there is one
   /// and it is basic (not a pair such as MPI_DOUBLE_INT), else
   /// MPI_DATATYPE_NULL; ElementSize is its size. Packed, such a type is
