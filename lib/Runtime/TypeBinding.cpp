@@ -363,6 +363,7 @@ void BindingTable::bindAs(MPI_Datatype H,
       B->Contiguous = B->T->getLayout().isDense();
       setSinglePredefined(*B, Predefined);
       if (uint64_t Blocks = B->T->getLayout().Blocks.Count) {
+        B->Blocks = Blocks;
         B->MeanBlock = B->Size / Blocks;
         B->SparseBlocks = hasSparseBlocks(B->T->getLayout(), B->MeanBlock);
       }

@@ -111,12 +111,14 @@ struct Binding {
   /// type was not decoded): how much MPI's engine copies per block.
   uint64_t MeanBlock = 0;
   /// Blocks of at most a cache line, on average a page or more apart
-  /// (docs/runtime.md, "Sparse blocks"): every engine pays a page walk per
-  /// block, so a kernel cannot pack faster than MPI's engine, and MPI's
-  /// pipelined engine overlaps the two sides' copies, which one packed
-  /// message cannot. Point-to-point messages of such a type go to MPI as
-  /// written.
+  /// (docs/runtime.md, "Sparse blocks"): in a message of more such blocks
+  /// than a TLB holds pages, every engine pays a page walk per block, so a
+  /// kernel cannot pack faster than MPI's engine, and MPI's pipelined
+  /// engine overlaps the two sides' copies, which one packed message
+  /// cannot. Such point-to-point messages go to MPI as written.
   bool SparseBlocks = false;
+  /// The contiguous blocks of one instance (0 if the type was not decoded).
+  uint64_t Blocks = 0;
   /// The predefined type of every entry of the typemap, when there is one
   /// and it is basic (not a pair such as MPI_DOUBLE_INT), else
   /// MPI_DATATYPE_NULL; ElementSize is its size. Packed, such a type is
