@@ -138,6 +138,22 @@ void setSinglePredefined(Binding &B, std::span<const MPI_Datatype> Predefined) {
   B.ElementSize = static_cast<uint64_t>(Size);
 }
 
+/// Whether T is a nest of vectors (vector, hvector, contiguous, dup and
+/// resized over a predefined type): MPI's engine walks such a type with
+/// the loops a kernel runs, so where memory bounds both, neither gains.
+/// Index lists and structs are not: MPI's engine pays per entry there, and
+/// a mean distance over a struct's members, which may lie in separate
+/// allocations (MPI_BOTTOM), says nothing of how far its blocks lie apart.
+bool isStridedNest(const Type *T) {
+  while (!isa<PredefinedType>(T)) {
+    if (!isa<VectorType>(T) && !isa<ContiguousType>(T) && !isa<DupType>(T) &&
+        !isa<ResizedType>(T))
+      return false;
+    T = T->getOldType();
+  }
+  return true;
+}
+
 /// Whether a type's blocks are sparse (Binding::SparseBlocks): at most a
 /// cache line long, their starts on average a page or more apart. The
 /// span of an instance is its extent or its true extent, whichever is
@@ -365,7 +381,8 @@ void BindingTable::bindAs(MPI_Datatype H,
       if (uint64_t Blocks = B->T->getLayout().Blocks.Count) {
         B->Blocks = Blocks;
         B->MeanBlock = B->Size / Blocks;
-        B->SparseBlocks = hasSparseBlocks(B->T->getLayout(), B->MeanBlock);
+        B->SparseBlocks = isStridedNest(B->T) &&
+                          hasSparseBlocks(B->T->getLayout(), B->MeanBlock);
       }
       KeyResult K = keyOf(*B->Ctx, B->T);
       Reason = K.Reason;

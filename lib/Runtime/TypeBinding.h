@@ -110,11 +110,11 @@ struct Binding {
   /// MPI_Type_size over the contiguous blocks of one instance (0 if the
   /// type was not decoded): how much MPI's engine copies per block.
   uint64_t MeanBlock = 0;
-  /// Blocks of at most a cache line, on average a page or more apart
-  /// (docs/runtime.md, "Sparse blocks"): in a message of more such blocks
-  /// than a TLB holds pages, every engine pays a page walk per block, so a
-  /// kernel cannot pack faster than MPI's engine, and MPI's pipelined
-  /// engine overlaps the two sides' copies, which one packed message
+  /// A nest of vectors whose blocks are at most a cache line, on average a
+  /// page or more apart (docs/runtime.md, "Sparse blocks"): in a message of
+  /// more such blocks than a TLB holds pages, every engine pays a page walk per
+  /// block, so a kernel cannot pack faster than MPI's engine, and MPI's
+  /// pipelined engine overlaps the two sides' copies, which one packed message
   /// cannot. Such point-to-point messages go to MPI as written.
   bool SparseBlocks = false;
   /// The contiguous blocks of one instance (0 if the type was not decoded).
