@@ -146,16 +146,9 @@ struct RuntimeState {
     return false;
   }
   std::atomic<uint64_t> Typed{0};
-  /// Point-to-point messages of sparse blocks (Binding::SparseBlocks) left
-  /// to MPI, unless DDTC_RT_SPARSE_BLOCKS=off: those of at least
-  /// SparsePages blocks, each on a page of its own. 4,096 pages (16 MiB of
-  /// 4 KiB pages) are past the reach of the second-level TLB of current
-  /// x86-64 and Arm server cores (1,280-3,072 entries); a message of fewer
-  /// is packed from pages whose walks stay cached from one call to the
-  /// next, where a kernel gains (DDTBench's NAS_LU_y: 1,020 blocks of 40
-  /// bytes, 40 KB apart, 2.6x). Set before Active.
+  /// Point-to-point messages of sparse blocks (Binding::SparseFromCount)
+  /// are left to MPI unless DDTC_RT_SPARSE_BLOCKS=off. Set before Active.
   bool LeaveSparse = true;
-  static constexpr uint64_t SparsePages = 4096;
   std::atomic<uint64_t> Sparse{0};
   /// Point-to-point calls passed through that handed MPI a type's form
   /// for sends (DDTC_RT_FORMS, SendForms.h).
@@ -215,9 +208,8 @@ struct RuntimeState {
     if (!B)
       return nullptr;
     Remote = Peers.isRemote(Comm, Peer);
-    if (LeaveSparse && B->SparseBlocks &&
-        static_cast<uint64_t>(Count) >=
-            (SparsePages + B->Blocks - 1) / B->Blocks) {
+    if (LeaveSparse && B->SparseFromCount &&
+        static_cast<uint64_t>(Count) >= B->SparseFromCount) {
       Pass = PassedCall{std::move(B), /*Typed=*/false, /*Formed=*/false,
                         /*Sparse=*/true};
       return nullptr;

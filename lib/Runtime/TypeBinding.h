@@ -71,7 +71,7 @@ struct TypeStats {
   std::atomic<const char *> Form{nullptr};
   std::atomic<uint64_t> FormCalls{0};
   /// Of those, point-to-point calls left to MPI by DDTC_RT_TYPED_BLOCKS,
-  /// and for sparse blocks (Binding::SparseBlocks).
+  /// and for sparse blocks (Binding::SparseFromCount).
   std::atomic<uint64_t> TypedCalls{0};
   std::atomic<uint64_t> SparseCalls{0};
   /// The kernel was compiled while the program ran (KernelCompiler.h).
@@ -110,15 +110,14 @@ struct Binding {
   /// MPI_Type_size over the contiguous blocks of one instance (0 if the
   /// type was not decoded): how much MPI's engine copies per block.
   uint64_t MeanBlock = 0;
-  /// A nest of vectors whose blocks are at most a cache line, on average a
-  /// page or more apart (docs/runtime.md, "Sparse blocks"): in a message of
-  /// more such blocks than a TLB holds pages, every engine pays a page walk per
+  /// For a nest of vectors whose blocks are at most a cache line, on average
+  /// a page or more apart (docs/runtime.md, "Sparse blocks"): the count of
+  /// instances from which a message holds more such blocks than a TLB holds
+  /// pages; 0 for other types. There every engine pays a page walk per
   /// block, so a kernel cannot pack faster than MPI's engine, and MPI's
-  /// pipelined engine overlaps the two sides' copies, which one packed message
-  /// cannot. Such point-to-point messages go to MPI as written.
-  bool SparseBlocks = false;
-  /// The contiguous blocks of one instance (0 if the type was not decoded).
-  uint64_t Blocks = 0;
+  /// pipelined engine overlaps the two sides' copies, which one packed
+  /// message cannot: such point-to-point messages go to MPI as written.
+  uint64_t SparseFromCount = 0;
   /// The predefined type of every entry of the typemap, when there is one
   /// and it is basic (not a pair such as MPI_DOUBLE_INT), else
   /// MPI_DATATYPE_NULL; ElementSize is its size. Packed, such a type is
