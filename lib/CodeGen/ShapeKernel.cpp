@@ -125,6 +125,66 @@ ShapeKernel::LoopFn pickLoop(uint64_t Bytes, bool Strided, bool Scalar,
                 : pickLoop<Pack, false, false>(Bytes, Specialized);
 }
 
+/// The tile nest of a transpose, or of planes in flight (PackPlan's
+/// Tiling; PackEmitter.cpp's printTileNest prints the same loops): columns
+/// [CA, CB) in tiles of TileColumns x TileRows, each block N bytes (N == 0:
+/// the size read from T). Column c's blocks are consecutive in the packed
+/// stream, so a block's packed place follows from (c, r) and the order of
+/// the copies does not show (planTiling made the blocks disjoint).
+template <bool Pack, size_t N, bool Scalar>
+char *tileNest(const Tiling &T, char *B, char *P, uint64_t CA, uint64_t CB) {
+  const size_t Bytes = N ? N : static_cast<size_t>(T.BlockBytes);
+  const uint64_t Rows = T.Rows;
+  const int64_t RowStride = T.RowStride;
+  const uint64_t ColumnBytes = Rows * Bytes;
+  char *Origin = B + T.Offset;
+  for (uint64_t C0 = CA; C0 < CB; C0 += T.TileColumns) {
+    const uint64_t C1 = std::min<uint64_t>(C0 + T.TileColumns, CB);
+    for (uint64_t R0 = 0; R0 < Rows; R0 += T.TileRows) {
+      const uint64_t R1 = std::min<uint64_t>(R0 + T.TileRows, Rows);
+      for (uint64_t C = C0; C < C1; ++C) {
+        char *E = Origin + static_cast<int64_t>(C) * T.ColumnStride +
+                  static_cast<int64_t>(R0) * RowStride;
+        char *Q = P + (C - CA) * ColumnBytes + R0 * Bytes;
+        // A column of a tile is a few rows: unrolled, its exit is not
+        // mispredicted at every column.
+#pragma GCC unroll 8
+        for (uint64_t R = R0; R < R1; ++R) {
+          char *At = E;
+          if (Scalar)
+            keepScalar(At);
+          xfer<Pack>(At, Q, Bytes);
+          E += RowStride;
+          Q += Bytes;
+        }
+      }
+    }
+  }
+  return P + (CB - CA) * ColumnBytes;
+}
+
+template <bool Pack, bool Scalar>
+ShapeKernel::TileFn pickTile(int64_t Bytes) {
+  switch (Bytes) {
+  case 4:
+    return &tileNest<Pack, 4, Scalar>;
+  case 8:
+    return &tileNest<Pack, 8, Scalar>;
+  case 16:
+    return &tileNest<Pack, 16, Scalar>;
+  case 32:
+    return &tileNest<Pack, 32, Scalar>;
+  case 64:
+    return &tileNest<Pack, 64, Scalar>;
+  }
+  return &tileNest<Pack, 0, Scalar>;
+}
+
+template <bool Pack> ShapeKernel::TileFn pickTile(const Tiling &T) {
+  return T.Scalar ? pickTile<Pack, true>(T.BlockBytes)
+                  : pickTile<Pack, false>(T.BlockBytes);
+}
+
 /// Copies one run of Bytes (a constant where the node's runs share one).
 template <bool Pack>
 inline void copyRun(char *Typed, char *P, uint64_t Bytes, int64_t Common) {
@@ -219,6 +279,10 @@ uint32_t ShapeKernel::addNode(const Kernel &K) {
       setLoops(G);
       Segs.push_back(G);
     }
+    if (K.tiled()) {
+      N.Tile = static_cast<int32_t>(Tiles.size());
+      Tiles.push_back({K.Tile, {pickTile<false>(K.Tile), pickTile<true>(K.Tile)}});
+    }
     break;
   }
   }
@@ -264,6 +328,10 @@ char *ShapeKernel::copyNode(const Node &N, char *B, char *P) const {
     }
     return P;
   }
+  if (N.Tile >= 0) {
+    const TileNest &T = Tiles[static_cast<size_t>(N.Tile)];
+    return T.Copy[Pack](T.T, B, P, 0, T.T.Columns);
+  }
   for (uint32_t I = 0; I < N.Num; ++I)
     P = copySeg<Pack>(Segs[N.First + I], B, P);
   return P;
@@ -308,6 +376,23 @@ char *ShapeKernel::rangeNode(const Node &N, char *B, char *P, uint64_t Lo,
       }
       At += R.Length;
     }
+    return P;
+  }
+  if (N.Tile >= 0) {
+    // The whole columns of the range by the tile nest (a piece of a
+    // pipelined message is as fast as the whole), the partial ones at
+    // either end in typemap order by the node's one segment.
+    const TileNest &T = Tiles[static_cast<size_t>(N.Tile)];
+    const Seg &S = Segs[N.First];
+    uint64_t ColumnBytes = T.T.Rows * static_cast<uint64_t>(T.T.BlockBytes);
+    uint64_t CA = (Lo + ColumnBytes - 1) / ColumnBytes, CB = Hi / ColumnBytes;
+    if (CA >= CB)
+      return rangeSeg<Pack>(S, B, P, Lo, Hi);
+    if (Lo < CA * ColumnBytes)
+      P = rangeSeg<Pack>(S, B, P, Lo, CA * ColumnBytes);
+    P = T.Copy[Pack](T.T, B, P, CA, CB);
+    if (CB * ColumnBytes < Hi)
+      P = rangeSeg<Pack>(S, B, P, CB * ColumnBytes, Hi);
     return P;
   }
   for (uint32_t I = 0; I < N.Num; ++I) {

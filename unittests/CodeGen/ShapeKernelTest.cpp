@@ -144,6 +144,92 @@ TEST(ShapeKernelTest, RandomTypesAndNormalFormsMatchTheWalker) {
   EXPECT_GT(Checked, 400u);
 }
 
+TEST(ShapeKernelTest, TilesTransposesAndPlanes) {
+  TypeContext Ctx(getMPICHRules());
+  const Type *Double = Ctx.getPredefined(PredefinedId::Double);
+  const Type *Int = Ctx.getPredefined(PredefinedId::Int);
+  std::mt19937_64 Rng(3);
+  // Tiles smaller than the transposes, so that the last tile of either
+  // side is partial, and tiling from the first page on.
+  PlanOptions Small;
+  Small.TileMinPages = 1;
+  Small.TileColumns = 3;
+  Small.TileRows = 2;
+  struct Case {
+    const Type *T;
+    const char *What;
+  };
+  // 512 x 512 doubles, column by column: a column of 512 rows a page apart.
+  const Type *Column = *Ctx.getVector(512, 1, 512, Double);
+  const Type *Big = *Ctx.getContiguous(
+      512, *Ctx.getResized(0, 8, Column));
+  // 7 columns of 5 blocks of 2 ints (16 bytes), rows 40 ints apart,
+  // columns 3 ints apart: a transpose of blocks larger than a move, with
+  // gaps between the columns.
+  const Type *Pairs = *Ctx.getHVector(7, 1, 12, *Ctx.getVector(5, 2, 40, Int));
+  // The same columns as blocks of 12 bytes (no specialized nest).
+  const Type *Odd = *Ctx.getHVector(7, 1, 12, *Ctx.getVector(5, 3, 40, Int));
+  for (Case C : {Case{Big, "512 x 512 doubles"}, Case{Pairs, "16-byte blocks"},
+                 Case{Odd, "12-byte blocks"}}) {
+    SCOPED_TRACE(C.What);
+    for (const PlanOptions &O : {PlanOptions(), Small}) {
+      std::unique_ptr<ShapeKernel> K = ShapeKernel::build(C.T, O);
+      if (&O == &Small || C.T == Big) {
+        EXPECT_EQ(K->tiledNodes(), 1u);
+      }
+      check(*K, C.T, 2, Rng, 48);
+    }
+  }
+  // Planes in flight: 10 planes of 20 rows a page apart, 4 planes at a
+  // time (the last two a partial group).
+  const Type *Planes =
+      *Ctx.getHVector(10, 1, 1 << 18, *Ctx.getVector(20, 1, 1024, Double));
+  PlanOptions InFlight;
+  InFlight.PlanesInFlight = 4;
+  std::unique_ptr<ShapeKernel> K = ShapeKernel::build(Planes, InFlight);
+  EXPECT_EQ(K->tiledNodes(), 1u);
+  check(*K, Planes, 2, Rng, 48);
+}
+
+TEST(ShapeKernelTest, RandomTransposesInRandomTiles) {
+  // Columns of rows of blocks, of random sizes, strides (either sign) and
+  // gaps, and through a resized extent as normalization writes them;
+  // tiled from the first page on in tiles of random size: the nest and the
+  // ranges around it against the walker.
+  std::mt19937_64 Rng(20261129);
+  unsigned Tiled = 0;
+  for (unsigned I = 0; I < 300; ++I) {
+    SCOPED_TRACE("transpose " + std::to_string(I));
+    TypeContext Ctx(getMPICHRules());
+    const Type *Elem = Ctx.getPredefined(Rng() % 2 ? PredefinedId::Double
+                                                   : PredefinedId::Int);
+    int64_t E = Elem->size();
+    int64_t Block = 1 + static_cast<int64_t>(Rng() % 3);
+    int64_t Rows = 2 + static_cast<int64_t>(Rng() % 30);
+    int64_t Columns = 2 + static_cast<int64_t>(Rng() % 30);
+    int64_t ColumnStride = (Block + static_cast<int64_t>(Rng() % 2)) * E;
+    int64_t RowStride =
+        (Columns - 1) * ColumnStride + Block * E + static_cast<int64_t>(Rng() % 3) * E;
+    if (Rng() % 3 == 0)
+      RowStride = -RowStride;
+    const Type *Column = *Ctx.getHVector(Rows, Block, RowStride, Elem);
+    const Type *T =
+        Rng() % 2 ? *Ctx.getHVector(Columns, 1, ColumnStride, Column)
+                  : *Ctx.getContiguous(
+                        Columns, *Ctx.getResized(0, ColumnStride, Column));
+    PlanOptions O;
+    O.TileMinPages = 1;
+    O.TileColumns = 1 + static_cast<unsigned>(Rng() % 5);
+    O.TileRows = 1 + static_cast<unsigned>(Rng() % 5);
+    std::unique_ptr<ShapeKernel> K = ShapeKernel::build(T, O);
+    Tiled += K->tiledNodes();
+    check(*K, T, 1 + Rng() % 3, Rng, 16);
+    if (HasFailure())
+      return;
+  }
+  EXPECT_GT(Tiled, 100u);
+}
+
 TEST(ShapeKernelTest, SpecializesTheLoopsOfSmallDenseElements) {
   TypeContext Ctx(getMPICHRules());
   const Type *Int = Ctx.getPredefined(PredefinedId::Int);

@@ -10,10 +10,11 @@
 // executor gets from specialization: a segment of dense elements of 1, 2,
 // 4, 8, 12, 16, 24, 32, 40, 48, 64 or 128 bytes, strided or tabled, runs
 // its own loop with a copy of that constant size, chosen once when the
-// kernel is built; other sizes copy with memcpy. What the emitted code does
-// beyond the plan's order is not done here: transposes and planes are
-// copied in typemap order, not tile by tile or several planes at a time,
-// and table walks are not prefetched.
+// kernel is built; other sizes copy with memcpy. Transposes are copied tile
+// by tile and planes several at a time, as the plan's Tiling says, by a nest
+// specialized on the block size like the loops. What the emitted code does
+// beyond that is not done here: the unpack of a transpose's full tiles does
+// not go through vector registers, and table walks are not prefetched.
 //
 // Pack, unpack and their range forms move the bytes `MPI_Pack` of MPICH
 // moves, in the same order; unpack writes nothing outside the typemap, and
@@ -58,6 +59,8 @@ public:
   /// what the report and the tests see of the specialization.
   size_t specializedLoops() const { return SpecializedLoops; }
   size_t loops() const { return Segs.size(); }
+  /// The nodes copied tile by tile (transposes) or planes at a time.
+  size_t tiledNodes() const { return Tiles.size(); }
 
   struct Node;
   struct Seg;
@@ -73,6 +76,8 @@ public:
     uint32_t First = 0, Num = 0; ///< into Runs or Segs
     /// Runs: the length every run has, when they all have one, else 0.
     int64_t RunBytes = 0;
+    /// Loops: the index into Tiles of a node copied by a tile nest, or -1.
+    int32_t Tile = -1;
   };
   struct Run {
     int64_t Offset;
@@ -107,6 +112,15 @@ public:
     }
   };
 
+  /// The columns [CA, CB) of a tiled node at B, to or from P, which holds
+  /// the packed stream from column CA on; returns the end.
+  using TileFn = char *(*)(const Tiling &T, char *B, char *P, uint64_t CA,
+                           uint64_t CB);
+  struct TileNest {
+    Tiling T;
+    TileFn Copy[2] = {nullptr, nullptr}; ///< [Pack]
+  };
+
 private:
   ShapeKernel() = default;
   uint32_t addNode(const Kernel &K);
@@ -137,6 +151,7 @@ private:
   std::vector<Node> Nodes;
   std::vector<Run> Runs;
   std::vector<Seg> Segs;
+  std::vector<TileNest> Tiles;
   /// The tables the segments point into; a deque-like list of vectors so
   /// that pointers stay valid while building.
   std::vector<std::unique_ptr<std::vector<int64_t>>> Tables;
