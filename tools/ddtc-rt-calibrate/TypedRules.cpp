@@ -9,14 +9,17 @@ std::vector<TypedRule> deriveTypedRules(
     const std::vector<uint64_t> &Blocks, const std::vector<uint64_t> &Sizes,
     const std::vector<std::vector<Outcome>> &Outcomes, size_t MaxRules) {
   constexpr size_t Nowhere = SIZE_MAX;
-  // Per block: the index of the smallest size from which MPI wins and
-  // loses at no larger size.
+  // Per block: the index of the smallest size from which the packed path
+  // wins by the margin at no larger size. A tie counts for MPI: where
+  // packing is not measurably faster its gain is uncertain, and MPI's own
+  // path is never slower than the program without the runtime (on this
+  // project's VM the 1 KiB probe ties in one mode and loses by 0.65x in
+  // NAS_MG_y at 256 KiB; docs/performance.md).
   std::vector<size_t> From(Blocks.size(), Nowhere);
   for (size_t B = 0; B < Blocks.size(); ++B)
     for (size_t S = Sizes.size();
          S-- > 0 && Outcomes[B][S] != Outcome::TypedLoses;)
-      if (Outcomes[B][S] == Outcome::TypedWins)
-        From[B] = S;
+      From[B] = S;
   // From the largest block down, each block's threshold covers every
   // larger block; a block where MPI wins nowhere ends the rules (a rule
   // below it would cover it).
@@ -26,8 +29,9 @@ std::vector<TypedRule> deriveTypedRules(
     if (From[B] == Nowhere)
       break;
     Threshold = std::max(Threshold, From[B]);
-    // Above the size before the first win: the sizes between two probes
-    // went neither way measured, and the win is where the data are.
+    // Above the size before the first probe MPI won or tied: the sizes
+    // between two probes went neither way measured, and the data are at
+    // the probe.
     uint64_t Above = Threshold == 0 ? Sizes[0] / 2 : Sizes[Threshold - 1];
     if (!Rules.empty() && Rules.back().Above == Above)
       Rules.back().Block = Blocks[B]; // the same threshold, more blocks

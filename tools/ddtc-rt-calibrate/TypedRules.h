@@ -19,19 +19,21 @@
 namespace ddtc {
 
 /// The outcome of one probe: MPI's engine won, lost, or neither by the
-/// margin (a tie, where the choice costs nothing).
+/// margin (a tie, which the rules count for MPI).
 enum class Outcome { Tie, TypedWins, TypedLoses };
 
 /// The rules for a table: Outcomes[B][S] is the probe of Blocks[B] bytes a
 /// block in messages of Sizes[S] bytes (both ascending). A probed block
-/// size gets the sizes from the smallest win on that no larger size loses,
-/// and a rule BLOCK:ABOVE covers every block from BLOCK up, so its
-/// threshold is the highest of those larger blocks' too (between probes,
-/// MPI is taken to win no less as blocks grow). A rule whose threshold a
-/// smaller block's rule shares is that rule's; at most MaxRules are kept,
-/// those of the largest blocks (dropping a rule leaves messages to the
-/// kernels, never to MPI where it lost). Largest block first, as
-/// docs/runtime.md writes them.
+/// size gets the sizes from the smallest on which the packed path never
+/// wins by the margin (MPI wins or ties: a gain that does not show in the
+/// measurement is uncertain, and MPI's path never slows the program), and
+/// a rule BLOCK:ABOVE covers every block from BLOCK up, so its threshold is
+/// the highest of those larger blocks' too (between probes, MPI is taken
+/// to win no less as blocks grow). A rule whose threshold a smaller
+/// block's rule shares is that rule's; at most MaxRules are kept, those of
+/// the largest blocks (dropping a rule leaves messages to the kernels,
+/// never to MPI where it lost). Largest block first, as docs/runtime.md
+/// writes them.
 std::vector<TypedRule>
 deriveTypedRules(const std::vector<uint64_t> &Blocks,
                  const std::vector<uint64_t> &Sizes,

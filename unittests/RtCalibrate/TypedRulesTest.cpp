@@ -31,14 +31,14 @@ TEST(TypedRules, NoWinIsOff) {
   EXPECT_EQ(text(derive(Table)), "off");
 }
 
-// A machine whose threshold falls as blocks grow (session 26's Zen 3 host
-// in its fast launches): a rule per threshold, each at the size before the
-// first win of its block.
+// A machine whose threshold falls as blocks grow (a Zen 3 host in its fast
+// launches): a rule per threshold, each at the size before the first win
+// of its block.
 TEST(TypedRules, ARulePerThreshold) {
   std::vector<std::vector<Outcome>> Table = {
       {L, L, L, W, L, L}, // 256: loses above its win: nowhere
       {L, L, W, W, W, W}, // 384: from 64K
-      {T, W, W, W, W, W}, // 512: from 32K
+      {L, W, W, W, W, W}, // 512: from 32K
       {W, W, W, W, W, W}, // 1K: from 16K
       {W, W, W, W, W, W}, // 4K: from 16K, the same rule as 1K
   };
@@ -57,7 +57,7 @@ TEST(TypedRules, LargerBlocksRaiseTheThreshold) {
       {L, L, L, L, L, L}, // 384
       {W, W, W, W, W, W}, // 512: from 16K
       {L, L, W, W, W, W}, // 1K: from 64K
-      {T, T, W, W, W, W}, // 4K: from 64K
+      {L, L, T, W, W, W}, // 4K: from 64K (a tie counts for MPI)
   };
   std::vector<TypedRule> Expected = {{512, 32 << 10}};
   EXPECT_EQ(derive(Table), Expected);
@@ -70,26 +70,32 @@ TEST(TypedRules, AGapStopsTheSmallerBlocks) {
       {W, W, W, W, W, W}, // 256
       {W, W, W, W, W, W}, // 384
       {L, L, L, L, L, L}, // 512: nowhere
-      {T, W, W, W, W, W}, // 1K: from 32K
+      {L, W, W, W, W, W}, // 1K: from 32K
       {W, W, W, W, W, W}, // 4K: from 16K
   };
   std::vector<TypedRule> Expected = {{4096, 8 << 10}, {1024, 16 << 10}};
   EXPECT_EQ(derive(Table), Expected);
 }
 
-// Ties neither start nor end a range: a tie above the last win keeps the
-// rule, a loss above it takes the block's win away.
-TEST(TypedRules, TiesAndLosses) {
+// A tie counts for MPI: where the packed path is not faster by the
+// margin, its gain is uncertain and MPI's own path is taken; a loss above
+// a block's wins and ties takes its rule away.
+TEST(TypedRules, TiesCountForMPI) {
   std::vector<std::vector<Outcome>> Table = {
       {L, L, L, L, L, L}, // 256
       {L, L, L, L, L, L}, // 384
       {L, L, L, L, L, L}, // 512
-      {L, T, W, T, W, T}, // 1K: from 64K (ties above do not end it)
+      {L, T, W, T, W, T}, // 1K: from 32K, a tie
       {W, W, W, W, W, L}, // 4K: loses at 1M: nowhere
   };
   EXPECT_TRUE(derive(Table).empty());
   Table[4][5] = T; // 4K: from 16K
-  std::vector<TypedRule> Expected = {{4096, 8 << 10}, {1024, 32 << 10}};
+  std::vector<TypedRule> Expected = {{4096, 8 << 10}, {1024, 16 << 10}};
+  EXPECT_EQ(derive(Table), Expected);
+  // Ties alone: MPI from the first of them.
+  Table[3] = {L, L, T, T, T, T}; // 1K: from 64K
+  Table[4] = {T, T, T, T, T, T}; // 4K: from 16K
+  Expected = {{4096, 8 << 10}, {1024, 32 << 10}};
   EXPECT_EQ(derive(Table), Expected);
 }
 
