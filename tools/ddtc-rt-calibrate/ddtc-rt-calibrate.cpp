@@ -23,9 +23,10 @@
 // every measurement is the median of nrep round trips after a barrier
 // (seed 000's method), and the result is the median over rounds. A
 // variant wins where its median is at least Margin faster and loses where
-// the other's is; a setting covers the sizes from a win on to the last
-// size before a loss, so that a tie (where the choice costs nothing)
-// does not end it where the noise happens to fall.
+// the other's is. The split window covers the sizes from a win on to the
+// last size before a loss, so that a tie (where the choice costs nothing)
+// does not end it where the noise happens to fall; a typed-blocks rule
+// counts a tie for MPI (TypedRules.h).
 //
 //===----------------------------------------------------------------------===//
 #include "TypedRules.h"
