@@ -42,25 +42,6 @@ inline void keepScalar(char *&E) {
 
 using Seg = ShapeKernel::Seg;
 
-/// Count moves of Bytes (a constant once inlined into a specialized loop)
-/// between typed addresses Stride apart from E and the packed stream at Q,
-/// Step apart; returns the packed end. The copy loop of every strided nest.
-template <bool Pack, bool Scalar>
-inline __attribute__((always_inline)) char *
-stridedMoves(char *E, int64_t Stride, char *Q, uint64_t Step, uint64_t Count,
-             size_t Bytes) {
-#pragma GCC unroll 8
-  for (uint64_t K = 0; K < Count; ++K) {
-    char *At = E;
-    if (Scalar)
-      keepScalar(At);
-    xfer<Pack>(At, Q, Bytes);
-    E += Stride;
-    Q += Step;
-  }
-  return Q;
-}
-
 /// The dense elements [K0, K1) of S, N bytes each (N == 0: the size read
 /// from S, a memcpy call per element).
 template <bool Pack, size_t N, bool Strided, bool Scalar>
@@ -68,8 +49,17 @@ char *denseLoop(const Seg &S, char *Base, char *P, uint64_t K0, uint64_t K1) {
   const size_t Bytes = N ? N : static_cast<size_t>(S.Reps) * S.ChildSize;
   char *B = Base + S.ChildLb;
   if (Strided) {
-    char *E = B + (S.Disp0 + static_cast<int64_t>(K0) * S.Stride);
-    P = stridedMoves<Pack, Scalar>(E, S.Stride, P, Bytes, K1 - K0, Bytes);
+    const int64_t Stride = S.Stride;
+    char *E = B + (S.Disp0 + static_cast<int64_t>(K0) * Stride);
+#pragma GCC unroll 8
+    for (uint64_t K = K0; K < K1; ++K) {
+      char *At = E;
+      if (Scalar)
+        keepScalar(At);
+      xfer<Pack>(At, P, Bytes);
+      P += Bytes;
+      E += Stride;
+    }
   } else {
     const int64_t *D = S.Disps;
     for (uint64_t K = K0; K < K1; ++K) {
@@ -89,8 +79,7 @@ char *denseLoop(const Seg &S, char *Base, char *P, uint64_t K0, uint64_t K1) {
 /// than the copy: NAS_LU_y's 40-byte and WRF_y_vec's 64-byte blocks packed
 /// at 0.86x MPICH and 0.7x emitted code that way (docs/performance.md,
 /// "The price of parameters").
-constexpr size_t SpecializedSizes[] = {1,  2,  4,  8,  12, 16,
-                                       24, 32, 40, 48, 64, 128};
+constexpr size_t SpecializedSizes[] = {1, 2, 4, 8, 12, 16, 24, 32, 40, 48, 64, 128};
 
 template <bool Pack, bool Strided, bool Scalar>
 ShapeKernel::LoopFn pickLoop(uint64_t Bytes, bool &Specialized) {
@@ -154,13 +143,20 @@ char *tileNest(const Tiling &T, char *B, char *P, uint64_t CA, uint64_t CB) {
     for (uint64_t R0 = 0; R0 < Rows; R0 += T.TileRows) {
       const uint64_t R1 = std::min<uint64_t>(R0 + T.TileRows, Rows);
       for (uint64_t C = C0; C < C1; ++C) {
+        char *E = Origin + static_cast<int64_t>(C) * T.ColumnStride +
+                  static_cast<int64_t>(R0) * RowStride;
+        char *Q = P + (C - CA) * ColumnBytes + R0 * Bytes;
         // A column of a tile is a few rows: unrolled, its exit is not
         // mispredicted at every column.
-        stridedMoves<Pack, Scalar>(
-            Origin + static_cast<int64_t>(C) * T.ColumnStride +
-                static_cast<int64_t>(R0) * RowStride,
-            RowStride, P + (C - CA) * ColumnBytes + R0 * Bytes, Bytes, R1 - R0,
-            Bytes);
+#pragma GCC unroll 8
+        for (uint64_t R = R0; R < R1; ++R) {
+          char *At = E;
+          if (Scalar)
+            keepScalar(At);
+          xfer<Pack>(At, Q, Bytes);
+          E += RowStride;
+          Q += Bytes;
+        }
       }
     }
   }
@@ -183,8 +179,16 @@ char *planesNest(const Tiling &T, char *B, char *P, uint64_t CA, uint64_t CB) {
     char *Row = Origin + static_cast<int64_t>(C0) * ColumnStride;
     char *Q0 = P + (C0 - CA) * ColumnBytes;
     for (uint64_t R = 0; R < Rows; ++R) {
-      stridedMoves<Pack, Scalar>(Row, ColumnStride, Q0, ColumnBytes, C1 - C0,
-                                 Bytes);
+      char *E = Row;
+      char *Q = Q0;
+      for (uint64_t C = C0; C < C1; ++C) {
+        char *At = E;
+        if (Scalar)
+          keepScalar(At);
+        xfer<Pack>(At, Q, Bytes);
+        E += ColumnStride;
+        Q += ColumnBytes;
+      }
       Row += RowStride;
       Q0 += Bytes;
     }
@@ -247,8 +251,8 @@ void ShapeKernel::setLoops(Seg &S) {
   // as PlanOptions::ScalarMinStride keeps the emitted loops.
   uint64_t AbsStride = S.Stride < 0 ? 0 - static_cast<uint64_t>(S.Stride)
                                     : static_cast<uint64_t>(S.Stride);
-  bool Scalar = Bytes <= 16 &&
-                (!S.Strided || AbsStride >= std::min<uint64_t>(64, 4 * Bytes));
+  bool Scalar = Bytes <= 16 && (!S.Strided || AbsStride >= std::min<uint64_t>(
+                                                              64, 4 * Bytes));
   S.Loop[1] = pickLoop<true>(Bytes, S.Strided, Scalar, Specialized);
   S.Loop[0] = pickLoop<false>(Bytes, S.Strided, Scalar, Specialized);
   SpecializedLoops += Specialized;
@@ -316,8 +320,7 @@ uint32_t ShapeKernel::addNode(const Kernel &K) {
     }
     if (K.tiled()) {
       N.Tile = static_cast<int32_t>(Tiles.size());
-      Tiles.push_back(
-          {K.Tile, {pickTile<false>(K.Tile), pickTile<true>(K.Tile)}});
+      Tiles.push_back({K.Tile, {pickTile<false>(K.Tile), pickTile<true>(K.Tile)}});
     }
     break;
   }
@@ -449,13 +452,14 @@ char *ShapeKernel::rangeSeg(const Seg &S, char *B, char *P, uint64_t Lo,
     return copySeg<Pack>(S, B, P);
   // The element holding byte Lo.
   uint64_t K = 0;
-  uint64_t ElementBytes =
-      S.Reps ? static_cast<uint64_t>(S.Reps) * S.ChildSize : 0;
+  uint64_t ElementBytes = S.Reps ? static_cast<uint64_t>(S.Reps) * S.ChildSize
+                                 : 0;
   if (ElementBytes)
     K = Lo / ElementBytes;
   else
-    K = static_cast<uint64_t>(
-            std::upper_bound(S.Starts, S.Starts + S.Count + 1, Lo) - S.Starts) -
+    K = static_cast<uint64_t>(std::upper_bound(S.Starts, S.Starts + S.Count + 1,
+                                               Lo) -
+                              S.Starts) -
         1;
   while (Lo < Hi) {
     uint64_t Start = S.elementStart(K);
@@ -479,7 +483,8 @@ char *ShapeKernel::rangeSeg(const Seg &S, char *B, char *P, uint64_t Lo,
       for (uint64_t R = A / S.ChildSize; R * S.ChildSize < Z; ++R) {
         uint64_t CA = R * S.ChildSize;
         P = rangeNode<Pack>(C, E + static_cast<int64_t>(R) * S.ChildExtent, P,
-                            A > CA ? A - CA : 0, std::min(Z - CA, S.ChildSize));
+                            A > CA ? A - CA : 0,
+                            std::min(Z - CA, S.ChildSize));
       }
     }
     Lo = Start + Z;
@@ -494,8 +499,7 @@ char *ShapeKernel::message(char *Typed, size_t Count, char *Packed) const {
     return Message.Loop[Pack](Message, Typed, Packed, 0, Count);
   const Node &R = Nodes[Root];
   for (size_t I = 0; I < Count; ++I)
-    Packed =
-        copyNode<Pack>(R, Typed + static_cast<int64_t>(I) * Extent, Packed);
+    Packed = copyNode<Pack>(R, Typed + static_cast<int64_t>(I) * Extent, Packed);
   return Packed;
 }
 
