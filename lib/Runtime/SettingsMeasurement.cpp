@@ -49,8 +49,23 @@ double budgetSeconds() {
   return 20;
 }
 
-/// The exit status of ddtc-rt-calibrate stopped by its budget.
-constexpr int BusyStatus = 3;
+/// The most of its time, in percent, a rank of the measurement may wait
+/// for a CPU (DDTC_RT_CALIBRATE_MAX_WAIT, default 5): above it, other work
+/// shares the node's cores and the figures are the contention's
+/// (tools/ddtc-rt-calibrate/CpuWait.h). Returned as the option's text.
+std::string maxWaitPercent() {
+  if (const char *V = std::getenv("DDTC_RT_CALIBRATE_MAX_WAIT"); V && *V) {
+    char *End = nullptr;
+    double P = std::strtod(V, &End);
+    if (End && !*End && P >= 0 && P <= 100)
+      return V;
+  }
+  return "5";
+}
+
+/// The exit statuses of ddtc-rt-calibrate stopped by its budget, and of
+/// one whose ranks waited for a CPU too long.
+constexpr int BusyStatus = 3, ContendedStatus = 4;
 
 /// The launcher and its arguments: DDTC_RT_MPIEXEC (words), else the MPI
 /// library's launcher as the build found it, started on this node only.
@@ -129,6 +144,10 @@ std::string runUntil(const std::vector<std::string> &Argv,
     return std::string("the node was too busy to measure within ") + Text +
            " s (DDTC_RT_CALIBRATE_TIMEOUT)";
   }
+  if (WIFEXITED(Status) && WEXITSTATUS(Status) == ContendedStatus)
+    return "other work on the node's cores delayed it (its ranks waited for "
+           "a CPU more than DDTC_RT_CALIBRATE_MAX_WAIT=" +
+           maxWaitPercent() + "% of the time)";
   return WIFEXITED(Status)
              ? "it exited with status " + std::to_string(WEXITSTATUS(Status))
              : "it was killed by signal " + std::to_string(WTERMSIG(Status));
@@ -217,6 +236,7 @@ Measurement measureSettings(const MachineIdentity &Id) {
     M.Failure = *Why;
   } else if (!storedIsValid(Id)) {
     std::vector<std::string> Argv = launcher();
+    bool NoLauncher = Argv.empty();
     for (const char *A : {"-n", "2"})
       Argv.push_back(A);
     Argv.push_back(
@@ -226,8 +246,10 @@ Measurement measureSettings(const MachineIdentity &Id) {
     char BudgetText[32];
     std::snprintf(BudgetText, sizeof BudgetText, "%g", Budget);
     Argv.push_back(BudgetText);
+    Argv.push_back("--max-wait");
+    Argv.push_back(maxWaitPercent());
     // The job writes where this process reads: the same store.
-    std::string Why = Argv.size() == 7
+    std::string Why = NoLauncher
                           ? "no MPI launcher (DDTC_RT_MPIEXEC)"
                           : runUntil(Argv, Log, Deadline, Timeout, Budget);
     if (!Why.empty())

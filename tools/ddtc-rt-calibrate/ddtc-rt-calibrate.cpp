@@ -28,7 +28,12 @@
 // does not end it where the noise happens to fall; a typed-blocks rule
 // counts a tie for MPI (TypedRules.h).
 //
+// What is measured must be the machine's: a rank that waited for a CPU
+// longer than --max-wait of the time (other processes on its cores;
+// CpuWait.h) makes the whole measurement void, and nothing is written.
+//
 //===----------------------------------------------------------------------===//
+#include "CpuWait.h"
 #include "TypedRules.h"
 
 #include "ddtc/MPI/MPISupport.h"
@@ -50,6 +55,7 @@
 #include <cstring>
 #include <ctime>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unistd.h>
@@ -76,6 +82,9 @@ struct Options {
   bool Store = false;
   bool Show = false;
   double Budget = 0; ///< seconds; 0: none
+  /// The most of its time, in percent, a rank may have waited for a CPU
+  /// for the measurement to count (CpuWait.h).
+  double MaxWait = 5;
 };
 
 int Rank = 0;
@@ -92,6 +101,10 @@ struct OverBudget {};
 /// The exit status of a measurement stopped by its budget (the runtime
 /// says why in its warning).
 constexpr int BusyStatus = 3;
+
+/// The exit status of a measurement whose ranks waited for a CPU longer
+/// than --max-wait allows: other work shared their cores.
+constexpr int ContendedStatus = 4;
 
 /// Ends the measurement on every rank alike once the budget is spent:
 /// rank 0's clock decides, so that no rank waits for a partner that
@@ -359,6 +372,11 @@ int parseOptions(int Argc, char **Argv, Options &O) {
                  "stop without a result if the measurement takes longer "
                  "than this many seconds (a busy node)")
       ->check(CLI::Range(0.001, 86400.0));
+  App.add_option("--max-wait", O.MaxWait,
+                 "write nothing if a rank waited for a CPU longer than this "
+                 "percentage of the time (other work on its cores; "
+                 "default 5, 100 to keep any measurement)")
+      ->check(CLI::Range(0.0, 100.0));
   App.add_flag("--show", O.Show,
                "print the settings the runtime would use here, and where "
                "from; measures nothing");
@@ -474,6 +492,7 @@ int run(int Argc, char **Argv) {
   PMPI_Comm_free(&Node);
   bool Remote = NodeSize == 1;
   double Start = PMPI_Wtime();
+  std::optional<double> WaitAtStart = cpuWaitSeconds();
   if (O.Budget > 0)
     Deadline = Start + O.Budget;
   // Every size gets a type of two blocks; the runtime's window is what
@@ -501,10 +520,28 @@ int run(int Argc, char **Argv) {
   }
   SplitSends::get().release();
   double Seconds = PMPI_Wtime() - Start;
+  // The share of the time the rank that waited most spent waiting for a
+  // CPU; 0 where the kernel does not count it.
+  std::optional<double> WaitAtEnd = cpuWaitSeconds();
+  double Waited = WaitAtStart && WaitAtEnd && Seconds > 0
+                      ? (*WaitAtEnd - *WaitAtStart) / Seconds
+                      : 0,
+         MostWaited = 0;
+  PMPI_Reduce(&Waited, &MostWaited, 1, MPI_DOUBLE, MPI_MAX, 0,
+              MPI_COMM_WORLD);
   if (Rank == 0 && isatty(2))
     std::fprintf(stderr, "\r%80s\r", "");
   if (Rank != 0)
     return 0;
+  if (MostWaited * 100 > O.MaxWait) {
+    std::fprintf(stderr,
+                 "ddtc-rt-calibrate: a rank waited for a CPU %.0f%% of the "
+                 "%.1f s it measured (other work on the node's cores; "
+                 "--max-wait %g): its figures are the contention's, not the "
+                 "machine's; nothing written\n",
+                 MostWaited * 100, Seconds, O.MaxWait);
+    return ContendedStatus;
+  }
 
   std::time_t Now = std::time(nullptr);
   char Date[64];
@@ -512,10 +549,13 @@ int run(int Argc, char **Argv) {
   MachineIdentity Id = machineIdentity();
   char Took[32];
   std::snprintf(Took, sizeof Took, "%.1f", Seconds);
+  char Wait[32];
+  std::snprintf(Wait, sizeof Wait, "%.1f", MostWaited * 100);
   std::string Text;
   Text += "# libddtc_rt.so settings measured by ddtc-rt-calibrate on " +
           hostName() + ", " + Date + ", in " + Took + " s, between ranks " +
-          (Remote ? "on two nodes" : "of one node") + "\n";
+          (Remote ? "on two nodes" : "of one node") + " (waiting for a CPU " +
+          Wait + "% of the time)\n";
   Text += "# Use: DDTC_RT_CONFIG=this-file (docs/runtime.md); the "
           "environment overrides a line.\n";
   Text += "DDTC_RT_SETTINGS_VERSION=" + std::to_string(SettingsVersion) + "\n";
