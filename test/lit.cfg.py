@@ -136,6 +136,13 @@ if config.have_mpi:
     # ranks (before %mpiexec, the longer name first) for the programs that
     # do communicate (test/Package).
     config.substitutions.append(("%mpiexec-n2", config.mpiexec + " -n 2"))
+    # Two ranks as a user launches them as root under Open MPI: consent on
+    # the command line, none in the environment the ranks inherit.
+    root_consent = (config.mpi_family == "openmpi" and os.geteuid() == 0)
+    config.substitutions.append(("%mpiexec-root-n2",
+        "env -u OMPI_ALLOW_RUN_AS_ROOT -u OMPI_ALLOW_RUN_AS_ROOT_CONFIRM "
+        + config.mpiexec + " --allow-run-as-root -n 2" if root_consent
+        else config.mpiexec + " -n 2"))
     # The launcher alone, for MPMD launches ("-n 1 A : -n 1 B").
     config.substitutions.append(("%mpiexec-mpmd", config.mpiexec))
     # What DDTC_RT_FORMS=sends turns into: the forms are chosen by the

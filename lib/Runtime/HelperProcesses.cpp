@@ -48,6 +48,22 @@ std::vector<char *> helperEnvironment() {
     if (!Drop)
       Env.push_back(*E);
   }
+  // A program that runs as root under Open MPI was allowed to by its user,
+  // often with --allow-run-as-root on mpiexec's command line, which its
+  // ranks do not see: the helper job, the runtime's own, runs as the same
+  // user with the same consent (MPICH's launcher ignores the variables).
+  if (geteuid() == 0) {
+    static char Allow[] = "OMPI_ALLOW_RUN_AS_ROOT=1",
+                Confirm[] = "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1";
+    for (char *V : {Allow, Confirm}) {
+      std::string_view Name(V, std::string_view(V).find('=') + 1);
+      bool Given = false;
+      for (char *E : Env)
+        Given |= std::string_view(E).starts_with(Name);
+      if (!Given)
+        Env.push_back(V);
+    }
+  }
   Env.push_back(nullptr);
   return Env;
 }
