@@ -394,14 +394,16 @@ void BindingTable::bindAs(MPI_Datatype H,
         Key = formatKey(K.Key->Print);
         Found = findKernel(*B, *K.Key, Reason);
       }
-      if (!Found && isa<StructType>(B->T) && bindMembers(*B, MemberNames))
+      // A struct dense as a whole is MPI's to send from the program's
+      // memory, whatever kernels its members have.
+      if (!Found && !B->Contiguous && isa<StructType>(B->T) &&
+          bindMembers(*B, MemberNames))
         Reason.clear();
       // Emitted kernels first, for the whole type or its members; then a
       // shape kernel, which every type the decoder expresses can have. A
       // struct bound member by member without an emitted kernel among its
       // members (all dense) is not kept: its shape kernel copies the same
-      // blocks without a call per member, and a struct that is dense as a
-      // whole is MPI's to send as it is.
+      // blocks without a call per member.
       bool EmittedMember =
           std::any_of(B->Members.begin(), B->Members.end(),
                       [](const Binding::Member &M) { return M.Kernel; });

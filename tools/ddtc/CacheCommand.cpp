@@ -127,6 +127,9 @@ int runCacheBuild(const CacheBuildOptions &Options) {
     size_t Kernels = 0;
   };
   std::vector<Work> Jobs;
+  // The entries an input before compiles: the same types in several
+  // inputs (a trace per rank) are compiled once, by the first.
+  std::set<std::string> Planned;
   for (const std::string &Input : Options.Inputs) {
     TypeContext Ctx(getMPICHRules());
     Module M(Ctx);
@@ -157,7 +160,8 @@ int runCacheBuild(const CacheBuildOptions &Options) {
       if (!Seen.insert(Entry).second)
         continue;
       ++W.Kernels;
-      if (Options.Force || !isSoundEntry(Sub + "/" + Entry))
+      bool Needed = Options.Force || !isSoundEntry(Sub + "/" + Entry);
+      if (Needed && Planned.insert(Entry).second)
         W.Missing.push_back({M.types()[I].Name, Entry});
     }
     Jobs.push_back(std::move(W));
