@@ -202,8 +202,9 @@ bool wantsSubstitution() {
 
 /// Before PMPI_Init: the settings file in force (docs/runtime.md,
 /// "Settings") -- the one DDTC_RT_CONFIG names; else the one stored for this
-/// node type and MPI library; else, unless DDTC_RT_CALIBRATE=off, one
-/// measured now and stored; else none, and the defaults.
+/// node type and MPI library, measured now again to confirm it where only
+/// one run measured it; else, unless DDTC_RT_CALIBRATE=off, one measured
+/// now and stored; else none, and the defaults.
 void prepare() {
   std::vector<std::string> &Warnings = earlyWarnings();
   MachineIdentity Id = machineIdentity();
@@ -215,7 +216,10 @@ void prepare() {
   if (wantsShapes())
     KernelCompiler::get().start(Warnings);
   CachedKernels::get().open(Warnings);
-  if (Settings.source() != RuntimeSettings::Source::Defaults ||
+  bool Unconfirmed = Settings.source() == RuntimeSettings::Source::Stored &&
+                     Settings.measurements() < 2;
+  if ((Settings.source() != RuntimeSettings::Source::Defaults &&
+       !Unconfirmed) ||
       !wantsSubstitution())
     return;
   std::string Calibrate = getEnvOr("DDTC_RT_CALIBRATE", "on");
@@ -233,8 +237,13 @@ void prepare() {
     return;
   Measurement M = measureSettings(Id);
   if (!M.Failure.empty()) {
-    Warnings.push_back("no settings for this machine: " + M.Failure +
-                       "; using the defaults");
+    Warnings.push_back(
+        Unconfirmed ? "the settings stored for this machine were measured by "
+                      "one run, and measuring them again to confirm them "
+                      "failed: " +
+                          M.Failure + "; using them as stored"
+                    : "no settings for this machine: " + M.Failure +
+                          "; using the defaults");
     return;
   }
   for (std::string &W : Settings.loadMeasured(Id.Node, Id.Library, M.Seconds))
@@ -355,6 +364,9 @@ std::string report() {
   if (Settings.source() == RuntimeSettings::Source::Measured)
     J += ", \"measure_seconds\": " +
          std::to_string(Settings.measureSeconds()).substr(0, 6);
+  // 1: measured by one run, which the next confirms; 2: confirmed.
+  if (int N = Settings.measurements())
+    J += ", \"measurements\": " + std::to_string(N);
   for (bool Remote : {false, true}) {
     std::string Prefix = Remote ? "remote_" : "";
     const RuntimeState::TypedBlockRules &T = R.TypedBlocks[Remote];

@@ -80,10 +80,16 @@ std::vector<std::string> launcher() {
   return Words;
 }
 
-bool storedIsValid(const MachineIdentity &Id) {
+/// What the store holds for Id: nothing this run can use, settings
+/// measured once, or settings a second run has confirmed.
+enum class StoreState { None, Once, Confirmed };
+
+StoreState storeState(const MachineIdentity &Id) {
   RuntimeSettings Probe;
   Probe.loadMeasured(Id.Node, Id.Library, 0);
-  return Probe.source() == RuntimeSettings::Source::Measured;
+  if (Probe.source() != RuntimeSettings::Source::Measured)
+    return StoreState::None;
+  return Probe.measurements() >= 2 ? StoreState::Confirmed : StoreState::Once;
 }
 
 /// Runs Argv with its output in Log and waits for it until Deadline,
@@ -181,8 +187,8 @@ std::string jobOnThisNode() {
 
 /// The reason the measurement failed for this job, if a rank of it on
 /// this node already tried (the marker at Path): the job's other ranks then
-/// use the defaults too, at once, rather than measure again and perhaps
-/// succeed -- every rank of a node runs with the same settings.
+/// use what they loaded too, at once, rather than measure again and
+/// perhaps succeed -- every rank of a node runs with the same settings.
 std::optional<std::string> failedForThisJob(const std::string &Path) {
   std::ifstream In(Path);
   std::string Job, Why;
@@ -190,6 +196,14 @@ std::optional<std::string> failedForThisJob(const std::string &Path) {
       Job != jobOnThisNode())
     return std::nullopt;
   return Why;
+}
+
+/// Whether this job took the measurement stored once (the marker at Path):
+/// its confirmation is another run's, at another time.
+bool measuredByThisJob(const std::string &Path) {
+  std::ifstream In(Path);
+  std::string Job;
+  return In && std::getline(In, Job) && Job == jobOnThisNode();
 }
 
 } // namespace
@@ -210,7 +224,7 @@ Measurement measureSettings(const MachineIdentity &Id) {
   std::string Path = storedSettingsPath(Dir, Id.Node, Id.Library);
   std::string Base = Path.substr(0, Path.size() - 5); // without ".conf"
   std::string LockPath = Base + ".lock", Log = Base + ".log",
-              FailedPath = Base + ".failed";
+              FailedPath = Base + ".failed", JobPath = Base + ".job";
   double Budget = budgetSeconds(), Timeout = Budget * 1.5 + 5;
   auto Start = Clock::now();
   // Waiting for another rank's measurement counts against the same bound.
@@ -231,10 +245,13 @@ Measurement measureSettings(const MachineIdentity &Id) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+  StoreState Before = storeState(Id);
+  bool Done = Before == StoreState::Confirmed ||
+              (Before == StoreState::Once && measuredByThisJob(JobPath));
   if (std::optional<std::string> Why = failedForThisJob(FailedPath);
-      Why && !storedIsValid(Id)) {
+      !Done && Why) {
     M.Failure = *Why;
-  } else if (!storedIsValid(Id)) {
+  } else if (!Done) {
     std::vector<std::string> Argv = launcher();
     bool NoLauncher = Argv.empty();
     for (const char *A : {"-n", "2"})
@@ -248,19 +265,28 @@ Measurement measureSettings(const MachineIdentity &Id) {
     Argv.push_back(BudgetText);
     Argv.push_back("--max-wait");
     Argv.push_back(maxWaitPercent());
-    // The job writes where this process reads: the same store.
+    // The job writes where this process reads: the same store, which it
+    // merges with a measurement stored there once.
     std::string Why = NoLauncher
                           ? "no MPI launcher (DDTC_RT_MPIEXEC)"
                           : runUntil(Argv, Log, Deadline, Timeout, Budget);
+    StoreState After = storeState(Id);
     if (!Why.empty())
       M.Failure =
           "the measurement failed: " + Why + " (its output: " + Log + ")";
-    else if (!storedIsValid(Id))
+    else if (After == StoreState::None)
       M.Failure = "the measurement stored no settings for this node type and "
                   "MPI library (its output: " +
                   Log + ")";
     if (M.Failure.empty()) {
       unlink(FailedPath.c_str());
+      // A store measured once (by this job now) waits for another run's
+      // measurement to confirm it.
+      if (After == StoreState::Once)
+        if (FILE *F = std::fopen(JobPath.c_str(), "w")) {
+          std::fprintf(F, "%s\n", jobOnThisNode().c_str());
+          std::fclose(F);
+        }
     } else if (FILE *F = std::fopen(FailedPath.c_str(), "w")) {
       std::fprintf(F, "%s\n%s\n", jobOnThisNode().c_str(), M.Failure.c_str());
       std::fclose(F);

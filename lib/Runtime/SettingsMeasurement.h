@@ -1,10 +1,14 @@
 //===- lib/Runtime/SettingsMeasurement.h - Settings measured at start -*- C++ -*-===//
 //
-// Where no settings are stored for this node type and MPI library, the
-// runtime measures them at MPI_Init, before the program's MPI library
-// starts (docs/runtime.md, "Settings"): it runs `ddtc-rt-calibrate --auto
-// --store` as a job of two processes on this node, through the MPI
-// library's own launcher, and waits for it in a bounded time.
+// Where no settings are stored for this node type and MPI library, or
+// settings only one run has measured, the runtime measures them at
+// MPI_Init, before the program's MPI library starts (docs/runtime.md,
+// "Settings"): it runs `ddtc-rt-calibrate --auto --store` as a job of two
+// processes on this node, through the MPI library's own launcher, and
+// waits for it in a bounded time. The second run's measurement confirms
+// the first's: ddtc-rt-calibrate stores, where the two differ, the choice
+// that leaves more to MPI (tools/ddtc-rt-calibrate/SettingsMerge.h), and
+// later runs only read.
 //
 // Why a job of its own, before PMPI_Init, rather than a measurement among
 // the program's ranks: it needs no other rank to take part, so a program
@@ -37,9 +41,9 @@ struct Measurement {
   std::string Failure;
 };
 
-/// Measures the settings for Id into the store unless another process has
-/// stored valid ones by the time this one holds the lock (it measured them
-/// meanwhile). Before PMPI_Init.
+/// Measures the settings for Id into the store unless, by the time this
+/// process holds the lock, the store holds confirmed ones, or ones this job
+/// measured (another rank of it did, meanwhile). Before PMPI_Init.
 Measurement measureSettings(const MachineIdentity &Id);
 
 } // namespace ddtc

@@ -35,6 +35,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CpuWait.h"
+#include "SettingsMerge.h"
 #include "TypedRules.h"
 
 #include "ddtc/MPI/MPISupport.h"
@@ -367,7 +368,10 @@ int parseOptions(int Argc, char **Argv, Options &O) {
   auto *Output =
       App.add_option("-o", O.Output, "write the settings file to FILE");
   App.add_flag("--store", O.Store,
-               "write it into the store the runtime reads by itself")
+               "write it into the store the runtime reads by itself; a "
+               "measurement stored there once is confirmed by this one (where "
+               "they differ, the choice that leaves more to MPI), one "
+               "confirmed already is replaced")
       ->excludes(Output);
   bool Auto = false, Quick = false;
   auto *AutoFlag =
@@ -410,27 +414,86 @@ int usage(const std::string &Message) {
   return 2;
 }
 
-/// The setting lines of a stored file that a measurement at the other
-/// placement wrote (DDTC_RT_REMOTE_ lines for a measurement within a node,
-/// and the others for one between nodes), to keep when storing this one.
-std::string otherPlacementLines(const std::string &Path, bool Remote) {
-  std::string Kept;
+/// What a stored file holds besides this measurement's placement, and what
+/// it holds of that placement (within a node, or between nodes where
+/// Remote): a measurement stored there is merged with it or replaces it.
+struct StoredFile {
+  /// The lines of the other placement (DDTC_RT_REMOTE_ lines for a
+  /// measurement within a node, the others for one between nodes), kept.
+  std::string OtherLines;
+  /// How many measurements this placement's settings combine (0: none).
+  int Measurements = 0;
+  SplitWindow Window{0, 0};
+  std::vector<TypedRule> Rules;
+  /// The file's first line, which says when and where it was measured.
+  std::string Header;
+};
+
+/// Reads the stored file at Path for the identity Id; a file that cannot
+/// be trusted or read, or is of another version or identity, holds
+/// nothing (it is replaced).
+StoredFile readStored(const std::string &Path, bool Remote,
+                      const MachineIdentity &Id) {
+  StoredFile Stored;
   if (!whyUntrusted(Path, /*Directory=*/false).empty())
-    return Kept;
+    return Stored;
   std::FILE *F = std::fopen(Path.c_str(), "r");
   if (!F)
-    return Kept;
+    return Stored;
+  std::string Prefix = Remote ? "DDTC_RT_REMOTE_" : "DDTC_RT_";
+  std::string Other, Split, Typed, Count;
+  bool Mine = true;
   char Line[4096];
-  while (std::fgets(Line, sizeof Line, F)) {
+  for (bool First = true; std::fgets(Line, sizeof Line, F); First = false) {
     std::string_view L(Line);
-    bool RemoteLine = L.starts_with("DDTC_RT_REMOTE_");
-    bool LocalLine = L.starts_with("DDTC_RT_SPLIT_SEND=") ||
-                     L.starts_with("DDTC_RT_TYPED_BLOCKS=");
-    if ((Remote && LocalLine) || (!Remote && RemoteLine))
-      Kept += L;
+    if (First && L.starts_with("#"))
+      Stored.Header = std::string(L.substr(0, L.find('\n')));
+    std::string_view Value = L.substr(L.find('=') + 1);
+    Value = Value.substr(0, Value.find_first_of("\r\n"));
+    auto Is = [&](const std::string &Name) {
+      return L.starts_with(Name + "=");
+    };
+    if (Is("DDTC_RT_SETTINGS_VERSION"))
+      Mine &= Value == std::to_string(SettingsVersion);
+    else if (Is("DDTC_RT_NODE"))
+      Mine &= Value == Id.Node;
+    else if (Is("DDTC_RT_MPI"))
+      Mine &= Value == Id.Library;
+    else if (Is(Prefix + "SPLIT_SEND"))
+      Split = Value;
+    else if (Is(Prefix + "TYPED_BLOCKS"))
+      Typed = Value;
+    else if (Is(Prefix + "MEASUREMENTS"))
+      Count = Value;
+    else if (L.starts_with("DDTC_RT_") &&
+             L.starts_with("DDTC_RT_REMOTE_") != Remote)
+      Other += L;
   }
   std::fclose(F);
-  return Kept;
+  if (!Mine)
+    return Stored;
+  Stored.OtherLines = Other;
+  TypedRule Rules[MaxTypedRules];
+  size_t N = 0;
+  uint64_t Lo = 0, Hi = 0;
+  bool Off = Split == "off";
+  // A file written before stores counted their measurements holds one.
+  if ((Off || parseByteSizePair(Split, Lo, Hi)) &&
+      parseTypedRules(Typed, Rules, N)) {
+    Stored.Measurements = Count.empty() ? 1 : std::max(1, std::atoi(Count.c_str()));
+    Stored.Window = Off ? SplitWindow{0, 0} : SplitWindow{Lo, Hi};
+    Stored.Rules.assign(Rules, Rules + N);
+  }
+  return Stored;
+}
+
+std::string windowText(SplitWindow W) {
+  return W.second ? formatByteSize(W.first) + ":" + formatByteSize(W.second)
+                  : std::string("off");
+}
+
+std::string rulesText(const std::vector<TypedRule> &Rules) {
+  return formatTypedRules(Rules.data(), Rules.size(), /*Suffixes=*/true);
 }
 
 /// --show: the settings the runtime would use here and where they come
@@ -449,13 +512,16 @@ int show() {
               Dir.empty()
                   ? "none (set DDTC_CACHE, XDG_CACHE_HOME or HOME)"
                   : storedSettingsPath(Dir, Id.Node, Id.Library).c_str());
-  const char *Where = "";
+  std::string Where;
   switch (Settings.source()) {
   case RuntimeSettings::Source::Named:
     Where = "the file DDTC_RT_CONFIG names";
     break;
   case RuntimeSettings::Source::Stored:
-    Where = "the store";
+    Where = Settings.measurements() >= 2
+                ? "the store, measured by two runs"
+                : "the store, measured by one run (the next run under the "
+                  "runtime measures again to confirm them)";
     break;
   case RuntimeSettings::Source::Measured:
   case RuntimeSettings::Source::Defaults:
@@ -463,7 +529,7 @@ int show() {
             "kernels (unless DDTC_RT_CALIBRATE=off), the defaults until then";
     break;
   }
-  std::printf("settings:    %s%s%s\n", Where,
+  std::printf("settings:    %s%s%s\n", Where.c_str(),
               Settings.path().empty() ? "" : ", ", Settings.path().c_str());
   for (const char *Name :
        {"DDTC_RT_SPLIT_SEND", "DDTC_RT_TYPED_BLOCKS",
@@ -556,37 +622,8 @@ int run(int Argc, char **Argv) {
   char Date[64];
   std::strftime(Date, sizeof Date, "%Y-%m-%d %H:%M UTC", std::gmtime(&Now));
   MachineIdentity Id = machineIdentity();
-  char Took[32];
-  std::snprintf(Took, sizeof Took, "%.1f", Seconds);
-  char Wait[32];
-  std::snprintf(Wait, sizeof Wait, "%.1f", MostWaited * 100);
-  std::string Text;
-  Text += "# libddtc_rt.so settings measured by ddtc-rt-calibrate on " +
-          hostName() + ", " + Date + ", in " + Took + " s, between ranks " +
-          (Remote ? "on two nodes" : "of one node") + " (waiting for a CPU " +
-          Wait + "% of the time)\n";
-  Text += "# Use: DDTC_RT_CONFIG=this-file (docs/runtime.md); the "
-          "environment overrides a line.\n";
-  Text += "DDTC_RT_SETTINGS_VERSION=" + std::to_string(SettingsVersion) + "\n";
-  Text += "DDTC_RT_NODE=" + Id.Node + "\n";
-  Text += "DDTC_RT_MPI=" + Id.Library + "\n";
-  for (const std::string &L : Table)
-    Text += L + "\n";
-  std::string Prefix = Remote ? "DDTC_RT_REMOTE_" : "DDTC_RT_";
-  Text += Prefix + "SPLIT_SEND=" +
-          (Window.second ? formatByteSize(Window.first) + ":" +
-                               formatByteSize(Window.second)
-                         : std::string("off")) +
-          "\n";
-  Text += Prefix + "TYPED_BLOCKS=" +
-          formatTypedRules(TypedBlocks.data(), TypedBlocks.size(),
-                           /*Suffixes=*/true) +
-          "\n";
-  if (O.Output.empty() && !O.Store) {
-    std::fputs(Text.c_str(), stdout);
-    return 0;
-  }
   std::string Path = O.Output, Err;
+  StoredFile Stored;
   if (O.Store) {
     std::string Dir = cacheDirectory();
     if (Dir.empty()) {
@@ -599,7 +636,55 @@ int run(int Argc, char **Argv) {
       return 1;
     }
     Path = storedSettingsPath(Dir, Id.Node, Id.Library);
-    Text += otherPlacementLines(Path, Remote);
+    Stored = readStored(Path, Remote, Id);
+  }
+  // A store measured once is confirmed by this measurement: where the two
+  // differ, the choice that leaves more to MPI (SettingsMerge.h). One
+  // measured twice already is replaced, and the next run confirms this.
+  bool Confirms = Stored.Measurements == 1;
+  std::string Measured = "DDTC_RT_SPLIT_SEND=" + windowText(Window) +
+                         ", DDTC_RT_TYPED_BLOCKS=" + rulesText(TypedBlocks);
+  if (Confirms) {
+    Window = intersectWindows(Window, Stored.Window);
+    TypedBlocks = unionTypedRules(TypedBlocks, Stored.Rules);
+  }
+  char Took[32];
+  std::snprintf(Took, sizeof Took, "%.1f", Seconds);
+  char Wait[32];
+  std::snprintf(Wait, sizeof Wait, "%.1f", MostWaited * 100);
+  const std::string Said =
+      "# libddtc_rt.so settings measured by ddtc-rt-calibrate on ";
+  std::string Text;
+  Text += Said + hostName() + ", " + Date + ", in " + Took + " s, between ranks " +
+          (Remote ? "on two nodes" : "of one node") + " (waiting for a CPU " +
+          Wait + "% of the time)\n";
+  if (Confirms)
+    Text += "# and before, by another run, on " +
+            (Stored.Header.starts_with(Said)
+                 ? Stored.Header.substr(Said.size())
+                 : Stored.Header) +
+            "\n# that measurement: DDTC_RT_SPLIT_SEND=" +
+            windowText(Stored.Window) +
+            ", DDTC_RT_TYPED_BLOCKS=" + rulesText(Stored.Rules) +
+            "\n# this one: " + Measured +
+            "\n# stored: where the two differ, the choice that leaves more "
+            "to MPI\n";
+  Text += "# Use: DDTC_RT_CONFIG=this-file (docs/runtime.md); the "
+          "environment overrides a line.\n";
+  Text += "DDTC_RT_SETTINGS_VERSION=" + std::to_string(SettingsVersion) + "\n";
+  Text += "DDTC_RT_NODE=" + Id.Node + "\n";
+  Text += "DDTC_RT_MPI=" + Id.Library + "\n";
+  for (const std::string &L : Table)
+    Text += L + "\n";
+  std::string Prefix = Remote ? "DDTC_RT_REMOTE_" : "DDTC_RT_";
+  if (O.Store)
+    Text += Prefix + "MEASUREMENTS=" + (Confirms ? "2" : "1") + "\n";
+  Text += Prefix + "SPLIT_SEND=" + windowText(Window) + "\n";
+  Text += Prefix + "TYPED_BLOCKS=" + rulesText(TypedBlocks) + "\n";
+  Text += Stored.OtherLines;
+  if (Path.empty()) {
+    std::fputs(Text.c_str(), stdout);
+    return 0;
   }
   // Atomically: the runtime of another job may be reading it.
   if (!writeFileAtomically(Path, Text, Err, O.Store ? 0600 : 0666)) {
@@ -607,8 +692,9 @@ int run(int Argc, char **Argv) {
     return 1;
   }
   if (O.Store)
-    std::fprintf(stderr, "ddtc-rt-calibrate: stored %s (%s s)\n", Path.c_str(),
-                 Took);
+    std::fprintf(stderr, "ddtc-rt-calibrate: stored %s (%s s%s)\n",
+                 Path.c_str(), Took,
+                 Confirms ? ", confirming the measurement stored before" : "");
   return 0;
 }
 

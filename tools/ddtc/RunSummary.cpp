@@ -234,6 +234,16 @@ std::string describeSource(const Json &S, double MeasureSeconds) {
   } else {
     Text = Source;
   }
+  // A store one run measured is measured again by the next, which keeps,
+  // where the two differ, what leaves more to MPI.
+  int Measurements = S.value("measurements", 0);
+  if (Measurements == 1)
+    Text += Source == "measured" ? " and stored; the next run measures again "
+                                   "to confirm them"
+                                 : " (measured by one run)";
+  else if (Measurements >= 2)
+    Text += Source == "measured" ? ", confirming the stored ones"
+                                 : " (measured by two runs)";
   return File.empty() ? Text : Text + ", " + File;
 }
 

@@ -55,10 +55,14 @@ public:
   const std::string &path() const { return Path; }
   /// Seconds the measurement took, for Source::Measured.
   double measureSeconds() const { return Seconds; }
+  /// How many measurements, taken by different runs, the stored settings
+  /// within a node combine (DDTC_RT_MEASUREMENTS): 1 until a second run
+  /// has confirmed the first; 0 for a named file or the defaults.
+  int measurements() const;
 
   /// The names a settings file may set: the settings, and the identity of
-  /// what they were measured on (DDTC_RT_NODE, DDTC_RT_MPI), which the
-  /// environment does not override.
+  /// what they were measured on (DDTC_RT_NODE, DDTC_RT_MPI) and how often
+  /// (DDTC_RT_MEASUREMENTS), which the environment does not override.
   static bool isKnown(const std::string &Name);
 
   /// The largest file read.
