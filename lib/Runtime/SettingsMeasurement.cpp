@@ -22,6 +22,7 @@
 #include <optional>
 #include <sstream>
 #include <thread>
+#include <utility>
 #include <vector>
 
 extern char **environ;
@@ -32,6 +33,21 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// The number the environment variable Name holds, if it is one in
+/// [Lo, Hi], with its text; else nullopt (unset, empty or not such a number:
+/// the caller's default).
+std::optional<std::pair<double, std::string>> envNumber(const char *Name,
+                                                        double Lo, double Hi) {
+  const char *V = std::getenv(Name);
+  if (!V || !*V)
+    return std::nullopt;
+  char *End = nullptr;
+  double X = std::strtod(V, &End);
+  if (!End || *End || !(X >= Lo && X <= Hi))
+    return std::nullopt;
+  return std::pair<double, std::string>(X, V);
+}
+
 /// How long the measurement itself may take (DDTC_RT_CALIBRATE_TIMEOUT,
 /// seconds, default 20): ddtc-rt-calibrate --auto takes about a second on
 /// an idle node and stops itself, storing nothing, past this budget -- a
@@ -40,13 +56,8 @@ using Clock = std::chrono::steady_clock;
 /// if it outlives the budget by half again and 5 s more: a launcher that
 /// hangs.
 double budgetSeconds() {
-  if (const char *V = std::getenv("DDTC_RT_CALIBRATE_TIMEOUT"); V && *V) {
-    char *End = nullptr;
-    double S = std::strtod(V, &End);
-    if (End && !*End && S > 0 && S <= 3600)
-      return S;
-  }
-  return 20;
+  auto S = envNumber("DDTC_RT_CALIBRATE_TIMEOUT", 0, 3600);
+  return S && S->first > 0 ? S->first : 20;
 }
 
 /// The most of its time, in percent, a rank of the measurement may wait
@@ -54,13 +65,8 @@ double budgetSeconds() {
 /// shares the node's cores and the figures are the contention's
 /// (tools/ddtc-rt-calibrate/CpuWait.h). Returned as the option's text.
 std::string maxWaitPercent() {
-  if (const char *V = std::getenv("DDTC_RT_CALIBRATE_MAX_WAIT"); V && *V) {
-    char *End = nullptr;
-    double P = std::strtod(V, &End);
-    if (End && !*End && P >= 0 && P <= 100)
-      return V;
-  }
-  return "5";
+  auto P = envNumber("DDTC_RT_CALIBRATE_MAX_WAIT", 0, 100);
+  return P ? P->second : "5";
 }
 
 /// The exit statuses of ddtc-rt-calibrate stopped by its budget, and of
