@@ -37,6 +37,19 @@ def load(way):
     return rows
 
 
+def floor(family):
+    """{name: (plain over one memcpy-packed message, plain over a message
+    packed with a memcpy per run)}, from FAMILY-floor.csv (--pieces 1G, one
+    piece), each ratio within that launch; {} where it was not measured."""
+    path = "%s/%s-floor.csv" % (out, family)
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return {r["name"]: (float(r["type_median"]) / float(r["copied_median"]),
+                            float(r["type_median"]) / float(r["layout_median"]))
+                for r in csv.DictReader(f)}
+
+
 def substituted(family):
     """{name: "yes" or why not}, from the first runtime launch's report."""
     with open("%s/%s-rt-1.csv.report-0.json" % (out, family)) as f:
@@ -56,6 +69,7 @@ def substituted(family):
 # no packing scheme beats the same bytes sent contiguous, so plain over
 # contiguous is the most a runtime could gain.
 results = {}
+floors = {family: floor(family) for family, _ in families}
 for family, _ in families:
     plain, rt = load(family + "-plain"), load(family + "-rt")
     subst = substituted(family)
@@ -71,9 +85,12 @@ print("\n## Ping-pong of one instance, 2 ranks, with the kernels of the "
       "program's own trace (round trip, us; median over %d launches)\n" % runs)
 head = "| type | bytes |"
 rule = "|---|--:|"
-for _, label in families:
+for family, label in families:
     head += " %s plain | runtime | speedup | bound |" % label
     rule += "--:|--:|--:|--:|"
+    if floors[family]:
+        head += " memcpy | per run |"
+        rule += "--:|--:|"
 print(head + " substituted (MPICH, Open MPI) |")
 print(rule + "---|")
 for name in names:
@@ -81,10 +98,15 @@ for name in names:
     for family, _ in families:
         b, p, r, s, _, bound = results[family][name]
         line += " %.2f | %.2f | %.2f | %.2f |" % (p, r, s, bound)
+        if floors[family]:
+            line += " %.2f | %.2f |" % floors[family].get(name, (0, 0))
     line += " %s, %s |" % (results["mpich"][name][4], results["openmpi"][name][4])
     print(line)
 print("\n(bound: plain over the same bytes sent contiguous, the most any "
-      "packing scheme could gain)\n")
+      "one-message packing scheme could gain; memcpy: plain over those bytes "
+      "copied into a staging buffer with one memcpy and out of one, the "
+      "floor of such a scheme; per run: copied with a memcpy per contiguous "
+      "run of the layout)\n")
 for family, label in families:
     sp = [v[3] for v in results[family].values()]
     low = min(results[family].items(), key=lambda kv: kv[1][3])
@@ -93,6 +115,11 @@ for family, label in families:
           (label, stats.geomean(sp),
            stats.geomean(v[5] for v in results[family].values()),
            low[1][3], low[0], len(sp)))
+    if floors[family]:
+        print("%s: floor at memcpy speed, geometric mean %.2f; with a memcpy "
+              "per run %.2f" %
+              (label, stats.geomean(v[0] for v in floors[family].values()),
+               stats.geomean(v[1] for v in floors[family].values())))
 
 with open(fig + ".csv", "w", newline="") as f:
     w = csv.writer(f)

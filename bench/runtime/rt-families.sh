@@ -16,7 +16,8 @@
 #    a new user gets them: docs/runtime.md, "Settings").
 # 3. rt-families-summary.py: per type and family the median over the
 #    launches of each launch's median round trip, speedup = plain /
-#    runtime, and per family the geometric mean and the lowest speedup;
+#    runtime, the bound and the floor (step 4), and per family the
+#    geometric mean and the lowest speedup;
 #    writes FIGURE.csv, .png and .svg (default docs/figures/rt-families;
 #    RT_FAMILIES_OUT=PREFIX elsewhere). Raw outputs stay in
 #    BUILD_DIR/bench/rt-families/.
@@ -78,6 +79,16 @@ for i in $(seq "$runs"); do
   for way in $(bench_rotate "$i" mpich-plain mpich-rt openmpi-plain openmpi-rt); do
     launch "$way" "$out/$way-$i.csv"
   done
+done
+# 4. The floor of one-message packing schemes per family: RUNS runs of the
+#    ping-pong in one piece (--pieces 1G), the type through MPI beside its
+#    bytes copied with one memcpy from and to contiguous buffers (packing at
+#    memcpy speed: no kernel is faster) and with a memcpy per contiguous run
+#    of its layout (RtPingPong.cpp, "Floor").
+for family in mpich openmpi; do
+  # shellcheck disable=SC2046
+  $(launcher $family) -n 2 "$(program $family)" --pieces 1073741824 \
+    --runs "$runs" "$corpus"/*.json > "$out/$family-floor.csv"
 done
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
