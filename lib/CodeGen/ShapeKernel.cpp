@@ -40,13 +40,45 @@ inline void keepScalar(char *&E) {
 #endif
 }
 
+/// The N of a loop whose elements, of a size no loop is compiled for,
+/// are moved in 16-byte pieces (xferPieces).
+constexpr size_t Pieces = ~size_t(0);
+
+/// The sizes xferPieces moves. Below 128 bytes a memcpy call per block
+/// costs more than the copy (blocks of 28 bytes: 9 GB/s by memcpy calls,
+/// 31 GB/s in pieces); from 128 up glibc's memcpy, with its wider moves, is
+/// faster than 16-byte pieces (blocks of 200 bytes: 36 against 26 GB/s).
+constexpr size_t MinPieces = 9, MaxPieces = 127;
+
+/// Moves N bytes, MinPieces <= N <= MaxPieces, in 8- or 16-byte moves of
+/// constant size, the last one overlapping the one before where N is not
+/// a multiple: a block of 28 bytes is two moves, not a call into memcpy,
+/// as emitted code, with 28 a literal, moves it. The overlap writes the
+/// same bytes twice, within the block.
+template <bool Pack>
+inline void xferPieces(char *Typed, char *Packed, size_t N) {
+  char *To = Pack ? Packed : Typed;
+  const char *From = Pack ? Typed : Packed;
+  if (N < 16) {
+    std::memcpy(To, From, 8);
+    std::memcpy(To + N - 8, From + N - 8, 8);
+    return;
+  }
+  for (size_t I = 0; I + 16 < N; I += 16)
+    std::memcpy(To + I, From + I, 16);
+  std::memcpy(To + N - 16, From + N - 16, 16);
+}
+
 using Seg = ShapeKernel::Seg;
 
 /// The dense elements [K0, K1) of S, N bytes each (N == 0: the size read
-/// from S, a memcpy call per element).
+/// from S, a memcpy call per element; N == Pieces: that size, moved by
+/// xferPieces).
 template <bool Pack, size_t N, bool Strided, bool Scalar>
 char *denseLoop(const Seg &S, char *Base, char *P, uint64_t K0, uint64_t K1) {
-  const size_t Bytes = N ? N : static_cast<size_t>(S.Reps) * S.ChildSize;
+  constexpr bool Sized = N != 0 && N != Pieces;
+  const size_t Bytes =
+      Sized ? N : static_cast<size_t>(S.Reps) * S.ChildSize;
   char *B = Base + S.ChildLb;
   if (Strided) {
     const int64_t Stride = S.Stride;
@@ -56,7 +88,10 @@ char *denseLoop(const Seg &S, char *Base, char *P, uint64_t K0, uint64_t K1) {
       char *At = E;
       if (Scalar)
         keepScalar(At);
-      xfer<Pack>(At, P, Bytes);
+      if constexpr (N == Pieces)
+        xferPieces<Pack>(At, P, Bytes);
+      else
+        xfer<Pack>(At, P, Bytes);
       P += Bytes;
       E += Stride;
     }
@@ -66,7 +101,10 @@ char *denseLoop(const Seg &S, char *Base, char *P, uint64_t K0, uint64_t K1) {
       char *At = B + D[K];
       if (Scalar)
         keepScalar(At);
-      xfer<Pack>(At, P, Bytes);
+      if constexpr (N == Pieces)
+        xferPieces<Pack>(At, P, Bytes);
+      else
+        xfer<Pack>(At, P, Bytes);
       P += Bytes;
     }
   }
@@ -78,7 +116,8 @@ char *denseLoop(const Seg &S, char *Base, char *P, uint64_t K0, uint64_t K1) {
 /// of real types. Below 128 bytes a memcpy call per element costs more
 /// than the copy: NAS_LU_y's 40-byte and WRF_y_vec's 64-byte blocks packed
 /// at 0.86x MPICH and 0.7x emitted code that way (docs/performance.md,
-/// "The price of parameters").
+/// "The price of parameters"). The other sizes below 128 are moved in
+/// pieces.
 constexpr size_t SpecializedSizes[] = {1, 2, 4, 8, 12, 16, 24, 32, 40, 48, 64, 128};
 
 template <bool Pack, bool Strided, bool Scalar>
@@ -111,6 +150,8 @@ ShapeKernel::LoopFn pickLoop(uint64_t Bytes, bool &Specialized) {
     return &denseLoop<Pack, 128, Strided, Scalar>;
   }
   static_assert(std::size(SpecializedSizes) == 12, "one case per size");
+  if (Bytes >= MinPieces && Bytes <= MaxPieces)
+    return &denseLoop<Pack, Pieces, Strided, Scalar>;
   Specialized = false;
   return &denseLoop<Pack, 0, Strided, Scalar>;
 }

@@ -246,12 +246,45 @@ TEST(ShapeKernelTest, SpecializesTheLoopsOfSmallDenseElements) {
   K = ShapeKernel::build(F);
   EXPECT_EQ(K->specializedLoops(), 1u);
   check(*K, F, 2, Rng, 32);
-  // Blocks of 7 ints (28 bytes): a memcpy per element.
+  // Blocks of 7 ints (28 bytes), a size with no loop of its own: moved in
+  // pieces of constant size, no memcpy call.
   const Type *W = *Ctx.getVector(100, 7, 9, Int);
   K = ShapeKernel::build(W);
   EXPECT_EQ(K->loops(), 1u);
-  EXPECT_EQ(K->specializedLoops(), 0u);
+  EXPECT_EQ(K->specializedLoops(), 1u);
   check(*K, W, 2, Rng, 32);
+  // Blocks of 200 doubles (1,600 bytes): a memcpy per element.
+  const Type *L = *Ctx.getVector(10, 200, 201, Double);
+  K = ShapeKernel::build(L);
+  EXPECT_EQ(K->specializedLoops(), 0u);
+  check(*K, L, 2, Rng, 32);
+}
+
+// Every block size moved in pieces (9 to 127 bytes, those with loops of
+// their own among them), 128, and the first beyond, strided and from a table,
+// against the walker: the overlapping last piece writes nothing outside a
+// block, in the packed stream or the typed buffer.
+TEST(ShapeKernelTest, BlocksOfEverySizeMovedInPieces) {
+  TypeContext Ctx(getMPICHRules());
+  const Type *Char = Ctx.getPredefined(PredefinedId::Char);
+  std::mt19937_64 Rng(92);
+  for (int64_t B = 9; B <= 129; ++B) {
+    SCOPED_TRACE("block of " + std::to_string(B) + " bytes");
+    // Enough blocks for loops (a type of a few blocks is copied run by
+    // run); the list's gaps vary, so it stays a table.
+    const Type *V = *Ctx.getVector(40, B, B + 3, Char);
+    std::vector<int64_t> Disps;
+    for (int64_t K = 0; K < 40; ++K)
+      Disps.push_back(K * (B + 3) + K * K % 3);
+    const Type *I = *Ctx.getIndexedBlock(B, Disps, Char);
+    for (const Type *T : {V, I}) {
+      std::unique_ptr<ShapeKernel> K = ShapeKernel::build(T);
+      EXPECT_EQ(K->specializedLoops(), B <= 128 ? 1u : 0u);
+      check(*K, T, 2, Rng, 4);
+      if (HasFailure())
+        return;
+    }
+  }
 }
 
 TEST(ShapeKernelTest, IndexListsOfVaryingLengthsAndNestedChildren) {

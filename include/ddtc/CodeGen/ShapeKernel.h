@@ -55,8 +55,9 @@ public:
 
   uint64_t size() const { return Size; }
   int64_t extent() const { return Extent; }
-  /// The segments' loops whose copy has a constant size, and all loops:
-  /// what the report and the tests see of the specialization.
+  /// The segments' loops whose moves have a constant size (the element's,
+  /// or pieces of one below 128 bytes), and all loops: what the report and
+  /// the tests see of the specialization.
   size_t specializedLoops() const { return SpecializedLoops; }
   size_t loops() const { return Segs.size(); }
   /// The nodes copied tile by tile (transposes) or planes at a time.
