@@ -77,8 +77,7 @@ using Seg = ShapeKernel::Seg;
 template <bool Pack, size_t N, bool Strided, bool Scalar>
 char *denseLoop(const Seg &S, char *Base, char *P, uint64_t K0, uint64_t K1) {
   constexpr bool Sized = N != 0 && N != Pieces;
-  const size_t Bytes =
-      Sized ? N : static_cast<size_t>(S.Reps) * S.ChildSize;
+  const size_t Bytes = Sized ? N : static_cast<size_t>(S.Reps) * S.ChildSize;
   char *B = Base + S.ChildLb;
   if (Strided) {
     const int64_t Stride = S.Stride;
@@ -118,7 +117,8 @@ char *denseLoop(const Seg &S, char *Base, char *P, uint64_t K0, uint64_t K1) {
 /// at 0.86x MPICH and 0.7x emitted code that way (docs/performance.md,
 /// "The price of parameters"). The other sizes below 128 are moved in
 /// pieces.
-constexpr size_t SpecializedSizes[] = {1, 2, 4, 8, 12, 16, 24, 32, 40, 48, 64, 128};
+constexpr size_t SpecializedSizes[] = {1,  2,  4,  8,  12, 16,
+                                       24, 32, 40, 48, 64, 128};
 
 template <bool Pack, bool Strided, bool Scalar>
 ShapeKernel::LoopFn pickLoop(uint64_t Bytes, bool &Specialized) {
@@ -292,8 +292,8 @@ void ShapeKernel::setLoops(Seg &S) {
   // as PlanOptions::ScalarMinStride keeps the emitted loops.
   uint64_t AbsStride = S.Stride < 0 ? 0 - static_cast<uint64_t>(S.Stride)
                                     : static_cast<uint64_t>(S.Stride);
-  bool Scalar = Bytes <= 16 && (!S.Strided || AbsStride >= std::min<uint64_t>(
-                                                              64, 4 * Bytes));
+  bool Scalar = Bytes <= 16 &&
+                (!S.Strided || AbsStride >= std::min<uint64_t>(64, 4 * Bytes));
   S.Loop[1] = pickLoop<true>(Bytes, S.Strided, Scalar, Specialized);
   S.Loop[0] = pickLoop<false>(Bytes, S.Strided, Scalar, Specialized);
   SpecializedLoops += Specialized;
@@ -361,7 +361,8 @@ uint32_t ShapeKernel::addNode(const Kernel &K) {
     }
     if (K.tiled()) {
       N.Tile = static_cast<int32_t>(Tiles.size());
-      Tiles.push_back({K.Tile, {pickTile<false>(K.Tile), pickTile<true>(K.Tile)}});
+      Tiles.push_back(
+          {K.Tile, {pickTile<false>(K.Tile), pickTile<true>(K.Tile)}});
     }
     break;
   }
@@ -493,14 +494,13 @@ char *ShapeKernel::rangeSeg(const Seg &S, char *B, char *P, uint64_t Lo,
     return copySeg<Pack>(S, B, P);
   // The element holding byte Lo.
   uint64_t K = 0;
-  uint64_t ElementBytes = S.Reps ? static_cast<uint64_t>(S.Reps) * S.ChildSize
-                                 : 0;
+  uint64_t ElementBytes =
+      S.Reps ? static_cast<uint64_t>(S.Reps) * S.ChildSize : 0;
   if (ElementBytes)
     K = Lo / ElementBytes;
   else
-    K = static_cast<uint64_t>(std::upper_bound(S.Starts, S.Starts + S.Count + 1,
-                                               Lo) -
-                              S.Starts) -
+    K = static_cast<uint64_t>(
+            std::upper_bound(S.Starts, S.Starts + S.Count + 1, Lo) - S.Starts) -
         1;
   while (Lo < Hi) {
     uint64_t Start = S.elementStart(K);
@@ -524,8 +524,7 @@ char *ShapeKernel::rangeSeg(const Seg &S, char *B, char *P, uint64_t Lo,
       for (uint64_t R = A / S.ChildSize; R * S.ChildSize < Z; ++R) {
         uint64_t CA = R * S.ChildSize;
         P = rangeNode<Pack>(C, E + static_cast<int64_t>(R) * S.ChildExtent, P,
-                            A > CA ? A - CA : 0,
-                            std::min(Z - CA, S.ChildSize));
+                            A > CA ? A - CA : 0, std::min(Z - CA, S.ChildSize));
       }
     }
     Lo = Start + Z;
@@ -540,7 +539,8 @@ char *ShapeKernel::message(char *Typed, size_t Count, char *Packed) const {
     return Message.Loop[Pack](Message, Typed, Packed, 0, Count);
   const Node &R = Nodes[Root];
   for (size_t I = 0; I < Count; ++I)
-    Packed = copyNode<Pack>(R, Typed + static_cast<int64_t>(I) * Extent, Packed);
+    Packed =
+        copyNode<Pack>(R, Typed + static_cast<int64_t>(I) * Extent, Packed);
   return Packed;
 }
 

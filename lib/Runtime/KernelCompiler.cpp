@@ -112,6 +112,28 @@ void KernelCompiler::start(std::vector<std::string> &Warnings) {
       return;
     }
 
+  ServerArgv = {helperProgram("ddtc", DDTC_RT_BUILT_DDTC),
+                "cache",
+                "serve",
+                "--cache",
+                Dir,
+                "--march",
+                "native",
+                "--timeout",
+                std::to_string(Timeout)};
+  if (After)
+    ServerArgv.push_back("--after");
+  if (!MaxSize.empty())
+    ServerArgv.insert(ServerArgv.end(), {"--max-size", MaxSize});
+  ServerLog = Top + "/compile.log";
+}
+
+void KernelCompiler::launch(std::vector<std::string> &Warnings) {
+  if (ServerArgv.empty())
+    return;
+  std::vector<std::string> Argv = std::move(ServerArgv);
+  ServerArgv.clear();
+  const std::string &Ddtc = Argv[0];
   // The server's end becomes its standard input and output; ours stays
   // out of the program's children (close-on-exec), so that the server
   // sees the end of its input when this process ends, whatever else the
@@ -122,16 +144,6 @@ void KernelCompiler::start(std::vector<std::string> &Warnings) {
                        std::strerror(errno) + "; not compiling");
     return;
   }
-  std::string Ddtc = helperProgram("ddtc", DDTC_RT_BUILT_DDTC);
-  std::string Log = Top + "/compile.log";
-  std::vector<std::string> Argv = {
-      Ddtc,      "cache",     "serve",
-      "--cache", Dir,         "--march",
-      "native",  "--timeout", std::to_string(Timeout)};
-  if (After)
-    Argv.push_back("--after");
-  if (!MaxSize.empty())
-    Argv.insert(Argv.end(), {"--max-size", MaxSize});
   std::vector<char *> Args;
   for (std::string &A : Argv)
     Args.push_back(A.data());
@@ -142,7 +154,7 @@ void KernelCompiler::start(std::vector<std::string> &Warnings) {
   posix_spawn_file_actions_adddup2(&Files, Ends[1], 1);
   // What the compiler says goes to the cache's log, not into the
   // program's output.
-  posix_spawn_file_actions_addopen(&Files, 2, Log.c_str(),
+  posix_spawn_file_actions_addopen(&Files, 2, ServerLog.c_str(),
                                    O_WRONLY | O_CREAT | O_APPEND, 0600);
   // None of the program's other files: a launcher waits for the pipes of
   // a rank's output to close, and would wait for this helper too.

@@ -38,10 +38,16 @@ public:
   /// The compiler of the process (the runtime is one per process).
   static KernelCompiler &get();
 
-  /// Before PMPI_Init: starts the compile server where shape kernels are
-  /// on and compiling is (DDTC_CACHE_COMPILE, default on); what went wrong
-  /// goes to Warnings, and nothing is compiled then.
+  /// Before PMPI_Init: reads the compile settings and makes the cache's
+  /// directories where shape kernels are on and compiling is
+  /// (DDTC_CACHE_COMPILE, default on), for launch(); what went wrong goes
+  /// to Warnings, and nothing is compiled then.
   void start(std::vector<std::string> &Warnings);
+  /// Before PMPI_Init, after start() and after the measurement of the
+  /// settings: starts the compile server. Apart from start() because a
+  /// server starting up (a large program loading) beside the measurement
+  /// takes a core from it, which then refuses its figures.
+  void launch(std::vector<std::string> &Warnings);
   /// The rank in warnings from now on.
   void setRank(int R) { Rank = R; }
 
@@ -99,6 +105,9 @@ private:
   size_t MaxCompiles = 32;
   std::string RequestDir;
   std::string EntryDir;
+  /// The server's command and log, between start() and launch().
+  std::vector<std::string> ServerArgv;
+  std::string ServerLog;
   mutable std::mutex Lock;
   uint64_t NextId = 0;
   std::map<uint64_t, const TypeStats *> Waiting;

@@ -200,22 +200,13 @@ bool wantsSubstitution() {
          (Forms && std::string_view(Forms) == "sends");
 }
 
-/// Before PMPI_Init: the settings file in force (docs/runtime.md,
-/// "Settings") -- the one DDTC_RT_CONFIG names; else the one stored for this
-/// node type and MPI library, measured now again to confirm it where only
-/// one run measured it; else, unless DDTC_RT_CALIBRATE=off, one measured
-/// now and stored; else none, and the defaults.
-void prepare() {
-  std::vector<std::string> &Warnings = earlyWarnings();
-  MachineIdentity Id = machineIdentity();
-  RuntimeSettings &Settings = settings();
-  for (std::string &W : Settings.load(Id.Node, Id.Library))
-    Warnings.push_back(std::move(W));
-  // The compile server first: it makes the cache's directory, which the
-  // index of entries then reads.
-  if (wantsShapes())
-    KernelCompiler::get().start(Warnings);
-  CachedKernels::get().open(Warnings);
+/// The settings file in force (docs/runtime.md, "Settings"), as loaded:
+/// where none is named and the store holds none, or holds one run's
+/// measurement, and the runtime substitutes, measures them now (unless
+/// DDTC_RT_CALIBRATE=off) and loads what was stored; else keeps what it
+/// loaded, or the defaults.
+void measureWhereNeeded(const MachineIdentity &Id, RuntimeSettings &Settings,
+                        std::vector<std::string> &Warnings) {
   bool Unconfirmed = Settings.source() == RuntimeSettings::Source::Stored &&
                      Settings.measurements() < 2;
   if ((Settings.source() != RuntimeSettings::Source::Defaults &&
@@ -248,6 +239,24 @@ void prepare() {
   }
   for (std::string &W : Settings.loadMeasured(Id.Node, Id.Library, M.Seconds))
     Warnings.push_back(std::move(W));
+}
+
+/// Before PMPI_Init: the settings, the kernel cache and its compile server.
+void prepare() {
+  std::vector<std::string> &Warnings = earlyWarnings();
+  MachineIdentity Id = machineIdentity();
+  RuntimeSettings &Settings = settings();
+  for (std::string &W : Settings.load(Id.Node, Id.Library))
+    Warnings.push_back(std::move(W));
+  // The compile server's directories first: the index of entries reads
+  // them (and later finds there what the server compiles).
+  if (wantsShapes())
+    KernelCompiler::get().start(Warnings);
+  CachedKernels::get().open(Warnings);
+  measureWhereNeeded(Id, Settings, Warnings);
+  // The server itself only now: starting beside the measurement, it would
+  // take a core from it.
+  KernelCompiler::get().launch(Warnings);
 }
 
 void start() {

@@ -30,9 +30,9 @@ constexpr const char *Settings[] = {"DDTC_RT_SPLIT_SEND",
 
 /// What a file says of itself: the version of its contents and what it was
 /// measured on.
-constexpr const char *Identity[] = {
-    "DDTC_RT_SETTINGS_VERSION", "DDTC_RT_NODE", "DDTC_RT_MPI",
-    "DDTC_RT_MEASUREMENTS", "DDTC_RT_REMOTE_MEASUREMENTS"};
+constexpr const char *Identity[] = {"DDTC_RT_SETTINGS_VERSION", "DDTC_RT_NODE",
+                                    "DDTC_RT_MPI", "DDTC_RT_MEASUREMENTS",
+                                    "DDTC_RT_REMOTE_MEASUREMENTS"};
 
 } // namespace
 
@@ -197,7 +197,8 @@ RuntimeSettings::loadMeasured(const std::string &Node,
 int RuntimeSettings::measurements() const {
   if (From != Source::Stored && From != Source::Measured)
     return 0;
-  // A stored file written before stores counted measurements holds one.
+  // A stored file without the count (one written with -o and copied in)
+  // holds one measurement.
   std::string Count = fileValue("DDTC_RT_MEASUREMENTS");
   return Count.empty() ? 1 : std::max(1, std::atoi(Count.c_str()));
 }

@@ -172,8 +172,8 @@ std::string runUntil(const std::vector<std::string> &Argv,
 std::string jobOnThisNode() {
   pid_t Parent = getppid();
   std::string Stat;
-  if (FILE *F = std::fopen(("/proc/" + std::to_string(Parent) + "/stat").c_str(),
-                           "r")) {
+  if (FILE *F = std::fopen(
+          ("/proc/" + std::to_string(Parent) + "/stat").c_str(), "r")) {
     char Buf[1024];
     size_t N = std::fread(Buf, 1, sizeof Buf - 1, F);
     std::fclose(F);

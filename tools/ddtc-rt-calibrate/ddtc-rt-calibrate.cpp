@@ -217,14 +217,14 @@ std::pair<uint64_t, uint64_t> calibrateSplit(const Options &O,
   // UCX: 8 KiB), where a contiguous message starts to wait for a
   // rendezvous and two blocks may not.
   case Profile::Auto:
-    Sizes = {3072,     4000,      4160,      6144,      8192,    8256,
-             16 << 10, 32 << 10,  64 << 10,  128 << 10, 256 << 10,
-             512 << 10, 1 << 20,  2 << 20};
+    Sizes = {3072,      4000,      4160,     6144,     8192,
+             8256,      16 << 10,  32 << 10, 64 << 10, 128 << 10,
+             256 << 10, 512 << 10, 1 << 20,  2 << 20};
     break;
   case Profile::Full:
-    Sizes = {3072,      4000,      4160,      6144,     8192,    8256,
-             16 << 10,  24 << 10,  32 << 10,  48 << 10, 64 << 10,
-             128 << 10, 256 << 10, 512 << 10, 1 << 20,  2 << 20, 4 << 20};
+    Sizes = {3072,      4000,      4160,     6144,     8192,     8256,
+             16 << 10,  24 << 10,  32 << 10, 48 << 10, 64 << 10, 128 << 10,
+             256 << 10, 512 << 10, 1 << 20,  2 << 20,  4 << 20};
     break;
   }
   std::vector<char> Buf((4 << 20) + SplitSends::Gap + 64, 1);
@@ -477,10 +477,12 @@ StoredFile readStored(const std::string &Path, bool Remote,
   size_t N = 0;
   uint64_t Lo = 0, Hi = 0;
   bool Off = Split == "off";
-  // A file written before stores counted their measurements holds one.
+  // A file without the count (one written with -o and copied in) holds
+  // one measurement.
   if ((Off || parseByteSizePair(Split, Lo, Hi)) &&
       parseTypedRules(Typed, Rules, N)) {
-    Stored.Measurements = Count.empty() ? 1 : std::max(1, std::atoi(Count.c_str()));
+    Stored.Measurements =
+        Count.empty() ? 1 : std::max(1, std::atoi(Count.c_str()));
     Stored.Window = Off ? SplitWindow{0, 0} : SplitWindow{Lo, Hi};
     Stored.Rules.assign(Rules, Rules + N);
   }
@@ -602,8 +604,7 @@ int run(int Argc, char **Argv) {
                       ? (*WaitAtEnd - *WaitAtStart) / Seconds
                       : 0,
          MostWaited = 0;
-  PMPI_Reduce(&Waited, &MostWaited, 1, MPI_DOUBLE, MPI_MAX, 0,
-              MPI_COMM_WORLD);
+  PMPI_Reduce(&Waited, &MostWaited, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (Rank == 0 && isatty(2))
     std::fprintf(stderr, "\r%80s\r", "");
   if (Rank != 0)
@@ -655,14 +656,13 @@ int run(int Argc, char **Argv) {
   const std::string Said =
       "# libddtc_rt.so settings measured by ddtc-rt-calibrate on ";
   std::string Text;
-  Text += Said + hostName() + ", " + Date + ", in " + Took + " s, between ranks " +
-          (Remote ? "on two nodes" : "of one node") + " (waiting for a CPU " +
-          Wait + "% of the time)\n";
+  Text += Said + hostName() + ", " + Date + ", in " + Took +
+          " s, between ranks " + (Remote ? "on two nodes" : "of one node") +
+          " (waiting for a CPU " + Wait + "% of the time)\n";
   if (Confirms)
     Text += "# and before, by another run, on " +
-            (Stored.Header.starts_with(Said)
-                 ? Stored.Header.substr(Said.size())
-                 : Stored.Header) +
+            (Stored.Header.starts_with(Said) ? Stored.Header.substr(Said.size())
+                                             : Stored.Header) +
             "\n# that measurement: DDTC_RT_SPLIT_SEND=" +
             windowText(Stored.Window) +
             ", DDTC_RT_TYPED_BLOCKS=" + rulesText(Stored.Rules) +

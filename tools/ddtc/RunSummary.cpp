@@ -338,8 +338,7 @@ void printTypes(const std::vector<RankFile> &Files) {
   // The kernel cache's libraries are one line of counts: a run may load
   // hundreds of them.
   std::string CacheDir;
-  size_t CacheEntries = 0, CacheLoaded = 0, Asked = 0, Compiled = 0,
-         Failed = 0;
+  size_t CacheEntries = 0, CacheLoaded = 0, Asked = 0, Compiled = 0, Failed = 0;
   for (const RankFile &F : Files) {
     if (F.Doc.contains("kernel_cache") && F.Doc["kernel_cache"].is_object()) {
       const Json &C = F.Doc["kernel_cache"];
@@ -389,8 +388,7 @@ void printTypes(const std::vector<RankFile> &Files) {
     printLine("cache", displayPath(CacheDir) + ": " +
                            std::to_string(CacheEntries) +
                            (CacheEntries == 1 ? " entry" : " entries") +
-                           " at the start, " +
-                           std::to_string(CacheLoaded) +
+                           " at the start, " + std::to_string(CacheLoaded) +
                            " loaded over the ranks; compiled this run: " +
                            std::to_string(Compiled) + " of " +
                            std::to_string(Asked) + " asked" +

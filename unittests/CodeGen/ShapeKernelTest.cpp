@@ -112,9 +112,8 @@ void check(const ShapeKernel &K, const Type *T, uint64_t Count,
     TypedBuffer W2 = Typed, G2 = Typed;
     walkerCopy(T, Count, W2.base(), Fresh.data() + First, First, First + N,
                false);
-    ASSERT_EQ(K.unpackRange(Fresh.data() + First, Count, First, Asked,
-                            G2.base()),
-              N);
+    ASSERT_EQ(
+        K.unpackRange(Fresh.data() + First, Count, First, Asked, G2.base()), N);
     ASSERT_EQ(W2.Bytes, G2.Bytes) << "unpack_range";
   }
 }
@@ -161,8 +160,7 @@ TEST(ShapeKernelTest, TilesTransposesAndPlanes) {
   };
   // 512 x 512 doubles, column by column: a column of 512 rows a page apart.
   const Type *Column = *Ctx.getVector(512, 1, 512, Double);
-  const Type *Big = *Ctx.getContiguous(
-      512, *Ctx.getResized(0, 8, Column));
+  const Type *Big = *Ctx.getContiguous(512, *Ctx.getResized(0, 8, Column));
   // 7 columns of 5 blocks of 2 ints (16 bytes), rows 40 ints apart,
   // columns 3 ints apart: a transpose of blocks larger than a move, with
   // gaps between the columns.
@@ -201,15 +199,15 @@ TEST(ShapeKernelTest, RandomTransposesInRandomTiles) {
   for (unsigned I = 0; I < 300; ++I) {
     SCOPED_TRACE("transpose " + std::to_string(I));
     TypeContext Ctx(getMPICHRules());
-    const Type *Elem = Ctx.getPredefined(Rng() % 2 ? PredefinedId::Double
-                                                   : PredefinedId::Int);
+    const Type *Elem =
+        Ctx.getPredefined(Rng() % 2 ? PredefinedId::Double : PredefinedId::Int);
     int64_t E = Elem->size();
     int64_t Block = 1 + static_cast<int64_t>(Rng() % 3);
     int64_t Rows = 2 + static_cast<int64_t>(Rng() % 30);
     int64_t Columns = 2 + static_cast<int64_t>(Rng() % 30);
     int64_t ColumnStride = (Block + static_cast<int64_t>(Rng() % 2)) * E;
-    int64_t RowStride =
-        (Columns - 1) * ColumnStride + Block * E + static_cast<int64_t>(Rng() % 3) * E;
+    int64_t RowStride = (Columns - 1) * ColumnStride + Block * E +
+                        static_cast<int64_t>(Rng() % 3) * E;
     if (Rng() % 3 == 0)
       RowStride = -RowStride;
     const Type *Column = *Ctx.getHVector(Rows, Block, RowStride, Elem);

@@ -28,7 +28,8 @@ TEST(SettingsMerge, WindowsIntersect) {
 }
 
 TEST(SettingsMerge, WindowsApartOrOffAreOff) {
-  EXPECT_EQ(intersectWindows({4000, 8192}, {16384, 65536}), (SplitWindow{0, 0}));
+  EXPECT_EQ(intersectWindows({4000, 8192}, {16384, 65536}),
+            (SplitWindow{0, 0}));
   // Touching at one end: (4000, 8192] and (8192, ...] share no size.
   EXPECT_EQ(intersectWindows({4000, 8192}, {8192, 65536}), (SplitWindow{0, 0}));
   EXPECT_EQ(intersectWindows({0, 0}, {8192, 2 << 20}), (SplitWindow{0, 0}));

@@ -67,8 +67,8 @@ public:
   struct Seg;
   /// A loop over the dense elements of a segment, specialized on their
   /// size and whether they are strided or tabled.
-  using LoopFn = char *(*)(const Seg &S, char *Base, char *Packed,
-                           uint64_t K0, uint64_t K1);
+  using LoopFn = char *(*)(const Seg &S, char *Base, char *Packed, uint64_t K0,
+                           uint64_t K1);
 
   /// One kernel of the plan: runs of one instance, or segments.
   struct Node {
@@ -92,7 +92,7 @@ public:
     bool Strided = true;
     int64_t Disp0 = 0, Stride = 0;
     const int64_t *Disps = nullptr;
-    int64_t Reps = 0;                 ///< 0: RepsList
+    int64_t Reps = 0; ///< 0: RepsList
     const int64_t *RepsList = nullptr;
     const uint64_t *Starts = nullptr; ///< packed start of each element
     bool Dense = false;
