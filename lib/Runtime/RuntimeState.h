@@ -208,17 +208,22 @@ struct RuntimeState {
     if (!B)
       return nullptr;
     Remote = Peers.isRemote(Comm, Peer);
-    if (LeaveSparse && B->SparseFromCount &&
-        static_cast<uint64_t>(Count) >= B->SparseFromCount) {
-      Pass = PassedCall{std::move(B), /*Typed=*/false, /*Formed=*/false,
-                        /*Sparse=*/true};
-      return nullptr;
+    bool Sparse = LeaveSparse && B->SparseFromCount &&
+                  static_cast<uint64_t>(Count) >= B->SparseFromCount;
+    if (!Sparse &&
+        !leftTyped(*B, static_cast<uint64_t>(Count) * B->Size, Remote))
+      return B;
+    // Left to MPI: in the type's form for sends where it has one, which
+    // MPI's engine sends faster than the description (a long vector sent
+    // whole, in pieces per fragment).
+    Pass = PassedCall{std::move(B), /*Typed=*/!Sparse, /*Formed=*/false,
+                      /*Sparse=*/Sparse};
+    if (MPI_Datatype Form = Bindings.sendForm(*Pass.B);
+        Form != MPI_DATATYPE_NULL) {
+      Passed = Form;
+      Pass.Formed = true;
     }
-    if (leftTyped(*B, static_cast<uint64_t>(Count) * B->Size, Remote)) {
-      Pass = PassedCall{std::move(B), /*Typed=*/true, /*Formed=*/false};
-      return nullptr;
-    }
-    return B;
+    return nullptr;
   }
   void noteSubstituted(const Binding &B, uint64_t Bytes) {
     if (B.Shape)

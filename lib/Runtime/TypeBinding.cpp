@@ -2,6 +2,7 @@
 #include "TypeBinding.h"
 #include "CachedKernels.h"
 #include "SendForms.h"
+#include "SparseBlocks.h"
 
 #include "ddtc/MPI/MPISupport.h"
 #include "ddtc/MPI/PredefinedHandles.h"
@@ -138,45 +139,13 @@ void setSinglePredefined(Binding &B, std::span<const MPI_Datatype> Predefined) {
   B.ElementSize = static_cast<uint64_t>(Size);
 }
 
-/// Whether T is a nest of vectors (vector, hvector, contiguous, dup and
-/// resized over a predefined type): MPI's engine walks such a type with
-/// the loops a kernel runs, so where memory bounds both, neither gains.
-/// Index lists and structs are not: MPI's engine pays per entry there, and
-/// a mean distance over a struct's members, which may lie in separate
-/// allocations (MPI_BOTTOM), says nothing of how far its blocks lie apart.
-bool isStridedNest(const Type *T) {
-  while (!isa<PredefinedType>(T)) {
-    if (!isa<VectorType>(T) && !isa<ContiguousType>(T) && !isa<DupType>(T) &&
-        !isa<ResizedType>(T))
-      return false;
-    T = T->getOldType();
-  }
-  return true;
-}
-
-/// Binding::SparseFromCount for a nest of vectors of layout L: blocks at
-/// most a cache line long, their starts on average a page or more apart,
-/// in messages of at least TLBPages of them. The span of an instance is
-/// its extent or its true extent, whichever is larger (consecutive
-/// instances lie an extent apart); N blocks over it are N - 1 gaps and the
-/// last block. 4,096 pages (16 MiB of 4 KiB pages) are past the reach of
-/// the second-level TLB of current x86-64 and Arm server cores
-/// (1,280-3,072 entries); a message of fewer is packed from pages whose
-/// walks stay cached from one call to the next, where a kernel gains
-/// (DDTBench's NAS_LU_y: 1,020 blocks of 40 bytes, 40 KB apart, 2.6x).
-uint64_t sparseFromCount(const TypeLayout &L, uint64_t MeanBlock) {
-  constexpr uint64_t CacheLine = 64, TLBPages = 4096;
+/// The page size, for the sparse-blocks rule (SparseBlocks.h).
+uint64_t pageSize() {
   static const uint64_t Page = [] {
     long P = sysconf(_SC_PAGESIZE);
     return P > 0 ? static_cast<uint64_t>(P) : uint64_t(4096);
   }();
-  uint64_t Extent = static_cast<uint64_t>(std::abs(L.extent()));
-  uint64_t Span = std::max(Extent, static_cast<uint64_t>(L.trueExtent()));
-  uint64_t N = L.Blocks.Count;
-  if (N == 0 || MeanBlock > CacheLine)
-    return 0;
-  uint64_t Apart = N == 1 ? Span : (Span - std::min(Span, MeanBlock)) / (N - 1);
-  return Apart >= Page ? (TLBPages + N - 1) / N : 0;
+  return Page;
 }
 
 } // namespace
@@ -386,7 +355,8 @@ void BindingTable::bindAs(MPI_Datatype H,
       if (uint64_t Blocks = B->T->getLayout().Blocks.Count) {
         B->MeanBlock = B->Size / Blocks;
         if (isStridedNest(B->T))
-          B->SparseFromCount = sparseFromCount(B->T->getLayout(), B->MeanBlock);
+          B->SparseFromCount =
+              sparseFromCount(B->T->getLayout(), B->MeanBlock, pageSize());
       }
       KeyResult K = keyOf(*B->Ctx, B->T);
       Reason = K.Reason;
@@ -412,9 +382,11 @@ void BindingTable::bindAs(MPI_Datatype H,
         std::string Why = bindShape(*B);
         Reason = B->Shape ? "" : Why;
       }
-      // A form for sends is built at the type's first point-to-point call
-      // (sendForm), if the type is large enough for one to pay.
-      B->WantsForm = SendForms && !B->isBound() && wantsSendForm(B->T);
+      // A form for sends is built at the first point-to-point call that
+      // hands the type to MPI (sendForm), if the type is large enough for
+      // one to pay: any call of a type without a kernel, a message the
+      // sparse-blocks or typed-blocks rules leave to MPI of one with.
+      B->WantsForm = SendForms && wantsSendForm(B->T);
     }
   } catch (const std::exception &E) {
     // Out of memory on a huge type: the program goes on without a kernel
@@ -432,10 +404,11 @@ void BindingTable::bindAs(MPI_Datatype H,
   // has one entry).
   std::string Name = GivenName.empty() && Again ? Again->Name : GivenName;
   std::string StatsKey = Name + '\0' + (Key.empty() ? Reason : Key);
-  // Types that may be sent in a form, and types with a shape kernel, are
-  // told apart by their description (without emitted kernels they have no
-  // key), so that each form and each shape has its entry.
-  if (B->WantsForm || B->Shape)
+  // Types without a kernel that may be sent in a form, and types with a
+  // shape kernel, are told apart by their description (without emitted
+  // kernels they have no key), so that each form and each shape has its
+  // entry.
+  if ((B->WantsForm && !B->isBound()) || B->Shape)
     StatsKey += '\0' + formatKey(B->T->getFingerprint());
   std::unique_lock<std::shared_mutex> G(Lock);
   TypeStats *&S = StatsByName[StatsKey];

@@ -110,13 +110,14 @@ struct Binding {
   /// MPI_Type_size over the contiguous blocks of one instance (0 if the
   /// type was not decoded): how much MPI's engine copies per block.
   uint64_t MeanBlock = 0;
-  /// For a nest of vectors whose blocks are at most a cache line, on average
-  /// a page or more apart (docs/runtime.md, "Sparse blocks"): the count of
-  /// instances from which a message holds more such blocks than a TLB holds
-  /// pages; 0 for other types. There every engine pays a page walk per
-  /// block, so a kernel cannot pack faster than MPI's engine, and MPI's
-  /// pipelined engine overlaps the two sides' copies, which one packed
-  /// message cannot: such point-to-point messages go to MPI as written.
+  /// For a nest of vectors of blocks at most a cache line long (SparseBlocks.h,
+  /// docs/runtime.md, "Sparse blocks"): the count of instances from which a
+  /// message touches more pages than a TLB holds; 0 for other types. There
+  /// every engine pays a page walk and a line fill per block, so a kernel
+  /// packs no faster than MPI's engine, and MPI's pipelined engine overlaps
+  /// the two sides' copies, which one packed message cannot: such
+  /// point-to-point messages go to MPI, in the type's form for sends where
+  /// it has one (SendForms.h).
   uint64_t SparseFromCount = 0;
   /// The predefined type of every entry of the typemap, when there is one
   /// and it is basic (not a pair such as MPI_DOUBLE_INT), else
