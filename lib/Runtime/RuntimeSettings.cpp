@@ -107,7 +107,7 @@ bool RuntimeSettings::read(const std::string &File, const std::string &Label,
   return true;
 }
 
-std::string RuntimeSettings::fileValue(const char *Name) const {
+std::string RuntimeSettings::fileValue(const std::string &Name) const {
   auto It = FromFile.find(Name);
   return It == FromFile.end() ? "" : It->second;
 }
@@ -182,6 +182,17 @@ std::vector<std::string> RuntimeSettings::load(const std::string &Node,
 }
 
 std::vector<std::string>
+RuntimeSettings::loadStored(const std::string &Node,
+                            const std::string &Library) {
+  std::vector<std::string> Warnings;
+  Path.clear();
+  Seconds = 0;
+  From =
+      readStored(Node, Library, Warnings) ? Source::Stored : Source::Defaults;
+  return Warnings;
+}
+
+std::vector<std::string>
 RuntimeSettings::loadMeasured(const std::string &Node,
                               const std::string &Library, double Took) {
   std::vector<std::string> Warnings;
@@ -194,12 +205,16 @@ RuntimeSettings::loadMeasured(const std::string &Node,
   return Warnings;
 }
 
-int RuntimeSettings::measurements() const {
+int RuntimeSettings::measurements(bool Remote) const {
   if (From != Source::Stored && From != Source::Measured)
+    return 0;
+  std::string Prefix = Remote ? "DDTC_RT_REMOTE_" : "DDTC_RT_";
+  if (fileValue(Prefix + "SPLIT_SEND").empty() &&
+      fileValue(Prefix + "TYPED_BLOCKS").empty())
     return 0;
   // A stored file without the count (one written with -o and copied in)
   // holds one measurement.
-  std::string Count = fileValue("DDTC_RT_MEASUREMENTS");
+  std::string Count = fileValue(Prefix + "MEASUREMENTS");
   return Count.empty() ? 1 : std::max(1, std::atoi(Count.c_str()));
 }
 

@@ -191,25 +191,24 @@ std::string jobOnThisNode() {
   return std::to_string(Parent) + " " + Start;
 }
 
-/// The reason the measurement failed for this job, if a rank of it on
-/// this node already tried (the marker at Path): the job's other ranks then
-/// use what they loaded too, at once, rather than measure again and
-/// perhaps succeed -- every rank of a node runs with the same settings.
-std::optional<std::string> failedForThisJob(const std::string &Path) {
+/// The measurement's markers of a job on this node (`.failed`: it failed
+/// for this job, `.job`: this job measured the settings stored once) hold
+/// the job (jobOnThisNode) and a line of what they mark. What the marker at
+/// Path says, if this job wrote it.
+std::optional<std::string> readJobMarker(const std::string &Path) {
   std::ifstream In(Path);
-  std::string Job, Why;
-  if (!In || !std::getline(In, Job) || !std::getline(In, Why) ||
-      Job != jobOnThisNode())
+  std::string Job, Note;
+  if (!In || !std::getline(In, Job) || Job != jobOnThisNode())
     return std::nullopt;
-  return Why;
+  std::getline(In, Note);
+  return Note;
 }
 
-/// Whether this job took the measurement stored once (the marker at Path):
-/// its confirmation is another run's, at another time.
-bool measuredByThisJob(const std::string &Path) {
-  std::ifstream In(Path);
-  std::string Job;
-  return In && std::getline(In, Job) && Job == jobOnThisNode();
+void writeJobMarker(const std::string &Path, const std::string &Note) {
+  if (FILE *F = std::fopen(Path.c_str(), "w")) {
+    std::fprintf(F, "%s\n%s\n", jobOnThisNode().c_str(), Note.c_str());
+    std::fclose(F);
+  }
 }
 
 } // namespace
@@ -251,10 +250,15 @@ Measurement measureSettings(const MachineIdentity &Id) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+  // A rank of this job that found the settings stored once by this job
+  // leaves their confirmation to another run, at another time; one that
+  // finds that a rank of this job on this node failed to measure uses what
+  // it loaded too, at once, rather than measure again and perhaps succeed:
+  // every rank of a node runs with the same settings.
   StoreState Before = storeState(Id);
   bool Done = Before == StoreState::Confirmed ||
-              (Before == StoreState::Once && measuredByThisJob(JobPath));
-  if (std::optional<std::string> Why = failedForThisJob(FailedPath);
+              (Before == StoreState::Once && readJobMarker(JobPath));
+  if (std::optional<std::string> Why = readJobMarker(FailedPath);
       !Done && Why) {
     M.Failure = *Why;
   } else if (!Done) {
@@ -289,13 +293,9 @@ Measurement measureSettings(const MachineIdentity &Id) {
       // A store measured once (by this job now) waits for another run's
       // measurement to confirm it.
       if (After == StoreState::Once)
-        if (FILE *F = std::fopen(JobPath.c_str(), "w")) {
-          std::fprintf(F, "%s\n", jobOnThisNode().c_str());
-          std::fclose(F);
-        }
-    } else if (FILE *F = std::fopen(FailedPath.c_str(), "w")) {
-      std::fprintf(F, "%s\n%s\n", jobOnThisNode().c_str(), M.Failure.c_str());
-      std::fclose(F);
+        writeJobMarker(JobPath, "measured the settings stored once");
+    } else {
+      writeJobMarker(FailedPath, M.Failure);
     }
   }
   M.Seconds = std::chrono::duration<double>(Clock::now() - Start).count();

@@ -56,6 +56,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <fstream>
 #include <functional>
 #include <optional>
 #include <string>
@@ -429,60 +430,32 @@ struct StoredFile {
   std::string Header;
 };
 
-/// Reads the stored file at Path for the identity Id; a file that cannot
-/// be trusted or read, or is of another version or identity, holds
-/// nothing (it is replaced).
-StoredFile readStored(const std::string &Path, bool Remote,
-                      const MachineIdentity &Id) {
+/// Reads the stored file for the identity Id as the runtime reads it
+/// (RuntimeSettings); a file that cannot be trusted or read, or is of
+/// another version or identity, holds nothing (it is replaced).
+StoredFile readStored(bool Remote, const MachineIdentity &Id) {
   StoredFile Stored;
-  if (!whyUntrusted(Path, /*Directory=*/false).empty())
+  RuntimeSettings File;
+  File.loadStored(Id.Node, Id.Library);
+  if (File.source() != RuntimeSettings::Source::Stored)
     return Stored;
-  std::FILE *F = std::fopen(Path.c_str(), "r");
-  if (!F)
-    return Stored;
+  std::ifstream In(File.path());
+  if (std::string First; std::getline(In, First) && First.starts_with("#"))
+    Stored.Header = First;
+  for (const auto &[Name, Value] : File.fileValues())
+    if (Name.starts_with("DDTC_RT_REMOTE_") != Remote &&
+        Name != "DDTC_RT_SETTINGS_VERSION" && Name != "DDTC_RT_NODE" &&
+        Name != "DDTC_RT_MPI")
+      Stored.OtherLines += Name + "=" + Value + "\n";
   std::string Prefix = Remote ? "DDTC_RT_REMOTE_" : "DDTC_RT_";
-  std::string Other, Split, Typed, Count;
-  bool Mine = true;
-  char Line[4096];
-  for (bool First = true; std::fgets(Line, sizeof Line, F); First = false) {
-    std::string_view L(Line);
-    if (First && L.starts_with("#"))
-      Stored.Header = std::string(L.substr(0, L.find('\n')));
-    std::string_view Value = L.substr(L.find('=') + 1);
-    Value = Value.substr(0, Value.find_first_of("\r\n"));
-    auto Is = [&](const std::string &Name) {
-      return L.starts_with(Name + "=");
-    };
-    if (Is("DDTC_RT_SETTINGS_VERSION"))
-      Mine &= Value == std::to_string(SettingsVersion);
-    else if (Is("DDTC_RT_NODE"))
-      Mine &= Value == Id.Node;
-    else if (Is("DDTC_RT_MPI"))
-      Mine &= Value == Id.Library;
-    else if (Is(Prefix + "SPLIT_SEND"))
-      Split = Value;
-    else if (Is(Prefix + "TYPED_BLOCKS"))
-      Typed = Value;
-    else if (Is(Prefix + "MEASUREMENTS"))
-      Count = Value;
-    else if (L.starts_with("DDTC_RT_") &&
-             L.starts_with("DDTC_RT_REMOTE_") != Remote)
-      Other += L;
-  }
-  std::fclose(F);
-  if (!Mine)
-    return Stored;
-  Stored.OtherLines = Other;
+  std::string Split = File.fileValue(Prefix + "SPLIT_SEND");
   TypedRule Rules[MaxTypedRules];
   size_t N = 0;
   uint64_t Lo = 0, Hi = 0;
   bool Off = Split == "off";
-  // A file without the count (one written with -o and copied in) holds
-  // one measurement.
   if ((Off || parseByteSizePair(Split, Lo, Hi)) &&
-      parseTypedRules(Typed, Rules, N)) {
-    Stored.Measurements =
-        Count.empty() ? 1 : std::max(1, std::atoi(Count.c_str()));
+      parseTypedRules(File.fileValue(Prefix + "TYPED_BLOCKS"), Rules, N)) {
+    Stored.Measurements = File.measurements(Remote);
     Stored.Window = Off ? SplitWindow{0, 0} : SplitWindow{Lo, Hi};
     Stored.Rules.assign(Rules, Rules + N);
   }
@@ -637,7 +610,7 @@ int run(int Argc, char **Argv) {
       return 1;
     }
     Path = storedSettingsPath(Dir, Id.Node, Id.Library);
-    Stored = readStored(Path, Remote, Id);
+    Stored = readStored(Remote, Id);
   }
   // A store measured once is confirmed by this measurement: where the two
   // differ, the choice that leaves more to MPI (SettingsMerge.h). One

@@ -36,6 +36,11 @@ public:
   std::vector<std::string> load(const std::string &Node,
                                 const std::string &Library);
 
+  /// Reads the stored file for Node and Library alone (Stored), as load()
+  /// does where DDTC_RT_CONFIG is not set: what a measurement merges with.
+  std::vector<std::string> loadStored(const std::string &Node,
+                                      const std::string &Library);
+
   /// Reads the stored file a measurement has just written (Measured), as
   /// load() reads a stored one; Seconds is what the measurement took.
   std::vector<std::string> loadMeasured(const std::string &Node,
@@ -56,9 +61,18 @@ public:
   /// Seconds the measurement took, for Source::Measured.
   double measureSeconds() const { return Seconds; }
   /// How many measurements, taken by different runs, the stored settings
-  /// within a node combine (DDTC_RT_MEASUREMENTS): 1 until a second run
-  /// has confirmed the first; 0 for a named file or the defaults.
-  int measurements() const;
+  /// within a node (between nodes where Remote) combine
+  /// (DDTC_RT_MEASUREMENTS, DDTC_RT_REMOTE_MEASUREMENTS): 1 until a second
+  /// run has confirmed the first; 0 where the file holds no settings of
+  /// that placement, and for a named file or the defaults.
+  int measurements(bool Remote = false) const;
+
+  /// The file's value of Name, whatever the environment says ("" if the
+  /// file sets none), and every name the file sets with its value.
+  std::string fileValue(const std::string &Name) const;
+  const std::map<std::string, std::string> &fileValues() const {
+    return FromFile;
+  }
 
   /// The names a settings file may set: the settings, and the identity of
   /// what they were measured on (DDTC_RT_NODE, DDTC_RT_MPI) and how often
@@ -77,7 +91,6 @@ private:
   /// trusted and theirs; else leaves FromFile empty.
   bool readStored(const std::string &Node, const std::string &Library,
                   std::vector<std::string> &Warnings);
-  std::string fileValue(const char *Name) const;
 
   Source From = Source::Defaults;
   std::string Path;
