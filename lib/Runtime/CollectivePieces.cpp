@@ -36,9 +36,24 @@ uint64_t CollectiveSide::bytes() const {
   return N;
 }
 
+uint64_t CollectiveSide::unit() const {
+  return PerPieceTypes || Pieces.empty() ? 1 : Pieces[0].C->Unit;
+}
+
 bool CollectiveSide::dense() const {
+  // A non-w side's displacements count its elements: a piece whose data
+  // does not start a whole number of them from the buffer is staged.
+  auto Unit = static_cast<int64_t>(unit());
   for (const Piece &P : Pieces)
-    if (P.Count > 0 && !P.C->dense())
+    if (P.Count > 0 &&
+        (!P.C->dense() || (P.Addr + P.C->L.Lb - Base) % Unit != 0))
+      return false;
+  return true;
+}
+
+bool CollectiveSide::asWritten() const {
+  for (const Piece &P : Pieces)
+    if (!leavesAsWritten(*P.C, P.Count))
       return false;
   return true;
 }
@@ -50,8 +65,7 @@ bool CollectiveSide::fits() const {
   if (!dense())
     return bytes() <= INT_MAX;
   for (const Piece &P : Pieces)
-    if (P.C->bytes(P.Count) > INT_MAX ||
-        !fitsInt(P.Addr + P.C->L.Lb - Base))
+    if (P.C->bytes(P.Count) > INT_MAX || !fitsInt(P.Addr + P.C->L.Lb - Base))
       return false;
   return true;
 }
@@ -60,8 +74,14 @@ char *CollectiveSide::stage(CollectiveStage &S, int K, size_t &Offset,
                             bool Send, int &Rc, int Skip) {
   std::vector<MPICount> &Counts = S.Counts[K];
   std::vector<MPIDispl> &Displs = S.Displs[K];
+  std::vector<MPI_Datatype> &Elements = S.Types[K];
   Counts.resize(Pieces.size());
   Displs.resize(Pieces.size());
+  Elements.resize(Pieces.size());
+  auto Unit = static_cast<int64_t>(unit());
+  S.Units[K] = Unit;
+  S.Element[K] =
+      PerPieceTypes || Pieces.empty() ? MPI_PACKED : Pieces[0].C->Element;
   bool Dense = dense();
   // A staged side's displacements are from its own start: MPI must never
   // be given the same buffer for both sides (receiveStart).
@@ -70,12 +90,14 @@ char *CollectiveSide::stage(CollectiveStage &S, int K, size_t &Offset,
   for (size_t I = 0; I < Pieces.size(); ++I) {
     const Piece &P = Pieces[I];
     uint64_t Bytes = P.C->bytes(P.Count);
-    Counts[I] = static_cast<MPICount>(Bytes);
+    Counts[I] = P.C->elements(Bytes);
+    Elements[I] = P.C->Element;
     if (Dense) {
-      Displs[I] = static_cast<MPIDispl>(P.Addr + P.C->L.Lb - Base);
+      Displs[I] = static_cast<MPIDispl>((P.Addr + P.C->L.Lb - Base) / Unit);
       continue;
     }
-    Displs[I] = static_cast<MPIDispl>(Offset - Start);
+    Displs[I] =
+        static_cast<MPIDispl>(static_cast<int64_t>(Offset - Start) / Unit);
     if (static_cast<int>(I) != Skip) {
       if (Send) {
         if (Rc == MPI_SUCCESS)
@@ -93,8 +115,9 @@ int CollectiveSide::packPiece(CollectiveStage &S, int K, int I) const {
   if (Staged == Base)
     return MPI_SUCCESS;
   const Piece &P = Pieces[static_cast<size_t>(I)];
-  size_t Offset = static_cast<size_t>(Staged - S.data()) +
-                  static_cast<size_t>(S.Displs[K][static_cast<size_t>(I)]);
+  size_t Offset =
+      static_cast<size_t>(Staged - S.data()) +
+      static_cast<size_t>(S.Displs[K][static_cast<size_t>(I)] * S.Units[K]);
   return S.pack(*P.C, P.Addr, P.Count, Offset);
 }
 

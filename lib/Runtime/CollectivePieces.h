@@ -4,17 +4,19 @@
 // each with its own count, place and (w-forms) type, and sizes that differ
 // from rank to rank. A side of such a call -- what a rank sends, or what
 // it receives -- is a list of pieces; staged, the pieces lie packed one
-// after the other, and MPI is given their byte counts and displacements
-// (CollectiveStage's arrays) on MPI_PACKED. A side whose pieces are all of
-// dense types needs no staging: MPI is given the program's buffer, with
-// displacements in bytes.
+// after the other, and MPI is given their counts and displacements
+// (CollectiveStage's arrays) in elements of the side's type signature, or
+// in MPI_PACKED bytes where it mixes predefined types (CollectiveType). A
+// side whose pieces are all of dense types needs no staging: MPI is given
+// the program's buffer, with displacements from it.
 //
-// Sizes differ between ranks, so no rank can leave such a call to MPI on
-// its own because of its sizes: a side is staged whatever its size. Only
-// where a byte count or displacement does not fit the library's classic
-// int arguments (an MPI 3.1 library) does a rank pass its call through as
-// written, which the packed bytes of the other ranks still match (MPI_PACKED
-// matches any type of the same signature, MPI-4 §5.2).
+// A rank makes the call as the program wrote it where every piece of both
+// its sides is best left to MPI (leavesAsWritten), which its signatures let
+// it do whatever the other ranks hand MPI. Sizes differ between ranks, so
+// no rank leaves such a call to MPI because of its sizes, but where a byte
+// count or displacement does not fit the library's classic int arguments
+// (an MPI 3.1 library), which the packed bytes of the other ranks still
+// match (MPI_PACKED matches any type of the same signature, MPI-4 §5.2).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DDTC_LIB_RUNTIME_COLLECTIVEPIECES_H
@@ -63,6 +65,7 @@ public:
   template <typename CountT, typename DisplT>
   void addW(int N, const CountT *Counts, const DisplT *Displs,
             const MPI_Datatype *Types) {
+    PerPieceTypes = true;
     for (int I = 0; I < N; ++I)
       add(Base + static_cast<int64_t>(Displs[I]), Counts[I],
           describe(Counts[I] > 0 ? Types[I] : MPI_DATATYPE_NULL));
@@ -74,13 +77,17 @@ public:
   /// Packed bytes of the side; whether it needs staging.
   uint64_t bytes() const;
   bool dense() const;
+  /// Whether every piece is best handed to MPI as the program gave it.
+  bool asWritten() const;
   /// Whether the byte counts and displacements MPI would be given fit its
   /// argument types (an MPI 3.1 library takes ints).
   bool fits() const;
 
-  /// Fills side K's arrays of S and returns the buffer MPI is given: the
-  /// program's, if dense, else the stage from Offset (advanced past the
-  /// side), packed now (Send) or unpacked at completion -- but piece Skip.
+  /// Fills side K's arrays of S -- counts of each piece's elements, its
+  /// displacement in bytes (w-forms) or in elements of the side's type,
+  /// the types -- and returns the buffer MPI is given: the program's, if
+  /// dense, else the stage from Offset (advanced past the side), packed now
+  /// (Send) or unpacked at completion -- but piece Skip.
   char *stage(CollectiveStage &S, int K, size_t &Offset, bool Send, int &Rc,
               int Skip = -1);
   /// Packs piece I into the staging buffer where stage() placed it (an
@@ -90,7 +97,11 @@ public:
   const std::vector<Piece> &pieces() const { return Pieces; }
 
 private:
+  /// What a non-w side's displacements count: bytes of its element.
+  uint64_t unit() const;
+
   char *Base;
+  bool PerPieceTypes = false; ///< a w-form's side
   std::vector<Piece> Pieces;
   /// The side's types (a deque: pieces point into it).
   std::deque<CollectiveType> Types;
@@ -98,12 +109,13 @@ private:
 };
 
 /// A side of equal pieces, one after the other, as MPI is given it: where
-/// the first starts, and the bytes of each (none: no neighbor).
-inline const char *firstPiece(const void *Packed, const CollectiveStage &S, int K) {
+/// the first starts, and the elements of each (none: no neighbor).
+inline const char *firstPiece(const void *Packed, const CollectiveStage &S,
+                              int K) {
   const char *P = static_cast<const char *>(Packed);
-  return S.Displs[K].empty() ? P : P + S.Displs[K][0];
+  return S.Displs[K].empty() ? P : P + S.Displs[K][0] * S.Units[K];
 }
-inline MPICount pieceBytes(const CollectiveStage &S, int K) {
+inline MPICount pieceCount(const CollectiveStage &S, int K) {
   return S.Counts[K].empty() ? 0 : S.Counts[K][0];
 }
 
@@ -136,10 +148,12 @@ int runPieces(MPI_Comm Comm, CollectiveSide *Send, CollectiveSide *Receive,
               int SendSkip = NoPiece, int ReceiveSkip = NoPiece,
               int PackReceived = NoPiece) {
   bool Fits = (!Send || Send->fits()) && (!Receive || Receive->fits());
+  bool Left = !Fits || ((!Send || Send->asWritten()) &&
+                        (!Receive || Receive->asWritten()));
   for (CollectiveSide *Side : {Send, Receive})
     if (Side)
-      Side->note(How, !Fits);
-  if (!Fits)
+      Side->note(How, Left);
+  if (Left)
     return Plain();
   auto S = std::make_unique<CollectiveStage>(Comm, How.persistent());
   size_t SendBytes = Send && !Send->dense() ? Send->bytes() : 0;

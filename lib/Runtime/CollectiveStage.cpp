@@ -17,7 +17,30 @@ CollectiveType describeCollectiveType(MPI_Datatype T) {
     return C;
   C.B = runtime().Bindings.lookup(T);
   C.L = getPackedLayout(C.B.get(), T);
+  if (C.B) {
+    if (C.B->SinglePredefined != MPI_DATATYPE_NULL) {
+      C.Element = C.B->SinglePredefined;
+      C.Unit = C.B->ElementSize;
+      C.OneElement = true;
+    }
+  } else if (C.L.Contiguous && T != MPI_PACKED) {
+    // A predefined type but a pair (MPI_DOUBLE_INT: not contiguous).
+    C.Element = T;
+    C.Unit = C.L.Size;
+    C.OneElement = true;
+  }
   return C;
+}
+
+bool leavesAsWritten(const CollectiveType &C, MPI_Count Count) {
+  if (Count == 0 || C.L.Size == 0)
+    return true;
+  if (!C.OneElement)
+    return false;
+  if (C.dense() || !C.B || !C.B->isBound())
+    return true;
+  uint64_t Long = runtime().CollectiveBlocks;
+  return Long && C.B->MeanBlock >= Long;
 }
 
 bool substitutesCollective(MPI_Comm Comm) {
@@ -95,8 +118,8 @@ int CollectiveStage::finish() {
   for (const Block &U : Unpacks)
     if (Rc == MPI_SUCCESS)
       Rc = unpackAny(U.C.B.get(), U.C.T, Buffer + U.Offset,
-                     static_cast<MPI_Count>(U.C.bytes(U.Count)), U.Buf,
-                     U.Count, Comm);
+                     static_cast<MPI_Count>(U.C.bytes(U.Count)), U.Buf, U.Count,
+                     Comm);
   if (!Persistent)
     Unpacks.clear();
   return Rc;

@@ -1,6 +1,6 @@
 //===- lib/Runtime/CollectiveStage.h - The packed bytes of one collective -*- C++ -*-===//
 //
-// A substituted collective moves packed bytes on every rank (Collectives.cpp).
+// A substituted collective moves packed data (Collectives.cpp).
 // A stage holds what one call needs around the MPI call on those bytes: the
 // staging buffer, the blocks packed into it before the call, the blocks to
 // unpack from it after, and the byte counts, displacements and types handed
@@ -58,10 +58,33 @@ struct CollectiveType {
   uint64_t bytes(MPI_Count Count) const {
     return static_cast<uint64_t>(Count) * L.Size;
   }
+
+  /// What MPI is given for T's packed bytes. Where every element of T's
+  /// type signature is one basic predefined type (OneElement), it is that
+  /// type, Unit bytes each: packed, Count instances are bytes(Count) / Unit
+  /// of it, with T's own type signature, so each rank may hand MPI either
+  /// those elements or the program's buffer and type, whatever the other
+  /// ranks do (type matching is by signature, MPI-4 §3.3.1 and §6.1).
+  /// Otherwise MPI_PACKED bytes, which match only as every rank moves
+  /// packed bytes.
+  MPI_Datatype Element = MPI_PACKED;
+  uint64_t Unit = 1;
+  bool OneElement = false;
+  MPICount elements(uint64_t Bytes) const {
+    return static_cast<MPICount>(Bytes / Unit);
+  }
 };
 
 /// The binding and layout of T.
 CollectiveType describeCollectiveType(MPI_Datatype T);
+
+/// Whether this rank's Count instances of C are best handed to MPI as the
+/// program gave them rather than packed (docs/runtime.md, "Collectives"):
+/// nothing moves; or C is of one element and dense (its memory is its
+/// packed bytes), has no kernel (MPI would pack it anyway), or has blocks
+/// that average DDTC_RT_COLLECTIVE_BLOCKS or more (MPI moves them as fast
+/// as a packed copy, which adds a pack and an unpack).
+bool leavesAsWritten(const CollectiveType &C, MPI_Count Count);
 
 /// Whether collectives on Comm are substituted: substitution is on (the
 /// same on every rank) and Comm is an intracommunicator.
@@ -230,12 +253,16 @@ public:
   /// and a pack or unpack with MPI's own MPI_Pack/MPI_Unpack needs it.
   void keepTypes();
 
-  /// Byte counts, displacements and types handed to MPI, per side
-  /// (0: send, 1: receive); they must outlive a non-blocking call.
+  /// Counts, displacements and types handed to MPI, per side (0: send, 1:
+  /// receive; CollectiveSide::stage); they must outlive a non-blocking
+  /// call. Element is a v-form side's type, Units the bytes its
+  /// displacements count.
   std::vector<MPICount> Counts[2];
   std::vector<MPIDispl> Displs[2];
   std::vector<MPI_Datatype> Types[2];
   std::vector<MPI_Aint> AintDispls[2];
+  MPI_Datatype Element[2] = {MPI_PACKED, MPI_PACKED};
+  int64_t Units[2] = {1, 1};
 
 private:
   /// Count instances of C at Buf, packed at Offset of the staging buffer.

@@ -1,22 +1,26 @@
 //===- lib/Runtime/Collectives.cpp - Substituted collectives of equal blocks ===//
 //
-// A collective must move the same representation on every rank: one rank
-// sending MPI_PACKED bytes while another receives with its derived type
-// relies on a rule MPI states for point to point, and collective algorithms
-// forward, split and combine blocks by the type each rank gives. Asking the
-// other ranks whether they have a kernel would cost a collective per call,
-// so instead, while substitution is on (the same on every rank:
-// RuntimeState.h), every rank always moves packed bytes: with its kernel
-// when it has one, without a copy when its type is dense, and otherwise
-// with MPI's own MPI_Pack/MPI_Unpack -- what MPICH does inside the
-// collective anyway for a non-contiguous type. Intercommunicators pass
-// through on every rank.
+// The ranks of a collective must hand MPI matching type signatures:
+// collective algorithms forward, split and combine blocks by the type each
+// rank gives, and MPI_PACKED's licence to match any signature is point to
+// point's only. Where a type's signature is of one predefined type
+// (CollectiveType::OneElement), packed data are that many elements of it,
+// so each rank decides alone whether to pack a call: it makes the call as
+// written where all its sides are best left to MPI (leavesAsWritten), and
+// otherwise packs and hands MPI the elements. Where a signature mixes
+// predefined types, every rank moves MPI_PACKED bytes while substitution
+// is on (the same on every rank: RuntimeState.h): with its kernel when it
+// has one, without a copy when its type is dense, and otherwise with MPI's
+// own MPI_Pack/MPI_Unpack -- what MPICH does inside the collective anyway
+// for a non-contiguous type. Asking the other ranks whether they have a
+// kernel would cost a collective per call. Intercommunicators pass through
+// on every rank.
 //
 // The collectives here move blocks of one size on every rank (Bcast,
 // Gather, Scatter, Allgather, Alltoall), so the decision to leave a call to
-// MPI -- a block beyond the library's count type, or staging beyond the
-// pool's bound -- is the same on every rank too. The v- and w-forms are in
-// CollectivesV.cpp, the neighborhood collectives in
+// MPI for its size -- a block beyond the library's count type, or staging
+// beyond the pool's bound -- is the same on every rank too. The v- and
+// w-forms are in CollectivesV.cpp, the neighborhood collectives in
 // NeighborCollectives.cpp.
 //
 //===----------------------------------------------------------------------===//
@@ -65,8 +69,8 @@ int packBlocks(CollectiveStage &S, const Blocks &Side, uint64_t Block,
                size_t Offset, int Skip = -1) {
   for (int I = 0; I < Side.N; ++I)
     if (I != Skip)
-      if (int Rc = S.pack(Side.C, Side.block(I), Side.Count,
-                          Offset + I * Block))
+      if (int Rc =
+              S.pack(Side.C, Side.block(I), Side.Count, Offset + I * Block))
         return Rc;
   return MPI_SUCCESS;
 }
@@ -125,7 +129,7 @@ int bcast(void *Buf, CountT Count, MPI_Datatype T, int Root, MPI_Comm Comm,
     return Plain();
   CollectiveType C = describeCollectiveType(T);
   uint64_t Block = C.bytes(Count);
-  bool Left = leftToMPI(Block, 1);
+  bool Left = leftToMPI(Block, 1) || leavesAsWritten(C, Count);
   noteCollectiveUse(How, C, Block, Left);
   if (Left)
     return Plain();
@@ -140,11 +144,11 @@ int bcast(void *Buf, CountT Count, MPI_Datatype T, int Root, MPI_Comm Comm,
                               : receiveSide(*S, Side, Block, 0);
   if (Rc != MPI_SUCCESS)
     return Rc;
-  MPICount N = countArg(static_cast<int64_t>(Block));
+  MPICount N = C.elements(Block);
   return runStaged(std::move(S), How, [&] {
     return callCollective(How,
                           DDTC_PACKED_COLLECTIVE_FNS(PMPI_Bcast, PMPI_Ibcast),
-                          Packed, N, MPI_PACKED, Root, Comm);
+                          Packed, N, C.Element, Root, Comm);
   });
 }
 
@@ -172,7 +176,9 @@ int gather(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
   if (IsRoot)
     RC = describeCollectiveType(RT);
   uint64_t Block = IsRoot ? RC.bytes(RCount) : SC.bytes(SCount);
-  bool Left = leftToMPI(Block, Size);
+  bool Left =
+      leftToMPI(Block, Size) || ((InPlace || leavesAsWritten(SC, SCount)) &&
+                                 (!IsRoot || leavesAsWritten(RC, RCount)));
   if (!InPlace)
     noteCollectiveUse(How, SC, Block, Left);
   if (IsRoot)
@@ -197,11 +203,11 @@ int gather(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
   }
   if (Rc != MPI_SUCCESS)
     return Rc;
-  MPICount N = countArg(static_cast<int64_t>(Block));
   return runStaged(std::move(S), How, [&] {
-    return callCollective(
-        How, DDTC_PACKED_COLLECTIVE_FNS(PMPI_Gather, PMPI_Igather), SPacked,
-        InPlace ? 0 : N, MPI_PACKED, RPacked, N, MPI_PACKED, Root, Comm);
+    return callCollective(How,
+                          DDTC_PACKED_COLLECTIVE_FNS(PMPI_Gather, PMPI_Igather),
+                          SPacked, InPlace ? 0 : SC.elements(Block), SC.Element,
+                          RPacked, RC.elements(Block), RC.Element, Root, Comm);
   });
 }
 
@@ -227,7 +233,9 @@ int scatter(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
   if (!InPlace)
     RC = describeCollectiveType(RT);
   uint64_t Block = IsRoot ? SC.bytes(SCount) : RC.bytes(RCount);
-  bool Left = leftToMPI(Block, Size);
+  bool Left =
+      leftToMPI(Block, Size) || ((!IsRoot || leavesAsWritten(SC, SCount)) &&
+                                 (InPlace || leavesAsWritten(RC, RCount)));
   if (IsRoot)
     noteCollectiveUse(How, SC, Block * Size, Left);
   if (!InPlace)
@@ -251,11 +259,11 @@ int scatter(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
     RPacked = receiveSide(*S, Mine, Block, RecvOffset);
   if (Rc != MPI_SUCCESS)
     return Rc;
-  MPICount N = countArg(static_cast<int64_t>(Block));
   return runStaged(std::move(S), How, [&] {
     return callCollective(
         How, DDTC_PACKED_COLLECTIVE_FNS(PMPI_Scatter, PMPI_Iscatter), SPacked,
-        N, MPI_PACKED, RPacked, InPlace ? 0 : N, MPI_PACKED, Root, Comm);
+        SC.elements(Block), SC.Element, RPacked,
+        InPlace ? 0 : RC.elements(Block), RC.Element, Root, Comm);
   });
 }
 
@@ -281,7 +289,9 @@ int everyToEvery(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
   // The signatures match: a block has the same packed size on every rank.
   uint64_t Block = RC.bytes(RCount);
   int SendBlocks = ToEvery ? Size : 1;
-  bool Left = leftToMPI(Block, Size);
+  bool Left =
+      leftToMPI(Block, Size) ||
+      (leavesAsWritten(RC, RCount) && (InPlace || leavesAsWritten(SC, SCount)));
   noteCollectiveUse(How, RC, Block * Size, Left);
   if (!InPlace)
     noteCollectiveUse(How, SC, Block * SendBlocks, Left);
@@ -313,12 +323,11 @@ int everyToEvery(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
   }
   if (Rc != MPI_SUCCESS)
     return Rc;
-  MPICount N = countArg(static_cast<int64_t>(Block));
-  MPICount SN = InPlace ? 0 : N;
-  MPI_Datatype SType = InPlace ? MPI_DATATYPE_NULL : MPI_PACKED;
+  MPICount SN = InPlace ? 0 : SC.elements(Block);
+  MPI_Datatype SType = InPlace ? MPI_DATATYPE_NULL : SC.Element;
   return runStaged(std::move(S), How, [&] {
-    return callCollective(How, Packed, SPacked, SN, SType, RPacked, N,
-                          MPI_PACKED, Comm);
+    return callCollective(How, Packed, SPacked, SN, SType, RPacked,
+                          RC.elements(Block), RC.Element, Comm);
   });
 }
 
@@ -365,18 +374,17 @@ DDTC_EXPORT int MPI_Gather(const void *sendbuf, int sendcount,
 }
 
 DDTC_EXPORT int MPI_Igather(const void *sendbuf, int sendcount,
-                            MPI_Datatype sendtype, void *recvbuf,
-                            int recvcount, MPI_Datatype recvtype, int root,
-                            MPI_Comm comm, MPI_Request *request) {
+                            MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, int root, MPI_Comm comm,
+                            MPI_Request *request) {
   CallScope Scope(SubstitutedCall::Igather);
   return gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                 root, comm, {request});
 }
 
 DDTC_EXPORT int MPI_Scatter(const void *sendbuf, int sendcount,
-                            MPI_Datatype sendtype, void *recvbuf,
-                            int recvcount, MPI_Datatype recvtype, int root,
-                            MPI_Comm comm) {
+                            MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, int root, MPI_Comm comm) {
   CallScope Scope(SubstitutedCall::Scatter);
   return scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                  root, comm, {});

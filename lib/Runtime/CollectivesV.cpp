@@ -1,8 +1,8 @@
 //===- lib/Runtime/CollectivesV.cpp - Substituted v- and w-collectives -----===//
 //
 // MPI_Gatherv, MPI_Scatterv, MPI_Allgatherv, MPI_Alltoallv, MPI_Alltoallw
-// and their non-blocking forms, on packed bytes on every rank as the other
-// collectives (Collectives.cpp), one piece per peer (CollectivePieces.h).
+// and their non-blocking forms, packed as the other collectives
+// (Collectives.cpp), one piece per peer (CollectivePieces.h).
 //
 //===----------------------------------------------------------------------===//
 #include "CollectivePieces.h"
@@ -41,12 +41,13 @@ int gatherv(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
       Comm, InPlace ? nullptr : &Mine, IsRoot ? &All : nullptr, How, Plain,
       [&](const PackedBuffers &B, CollectiveStage &S) {
         const void *SB = InPlace ? MPI_IN_PLACE : firstPiece(B.Send, S, 0);
-        MPICount SN = InPlace ? 0 : pieceBytes(S, SendSide);
+        MPICount SN = InPlace ? 0 : pieceCount(S, SendSide);
         const MPICount *RN = IsRoot ? S.Counts[1].data() : nullptr;
         const MPIDispl *RD = IsRoot ? S.Displs[1].data() : nullptr;
         return callCollective(
             How, DDTC_PACKED_COLLECTIVE_FNS(PMPI_Gatherv, PMPI_Igatherv), SB,
-            SN, MPI_PACKED, B.Receive, RN, RD, MPI_PACKED, Root, Comm);
+            SN, S.Element[SendSide], B.Receive, RN, RD, S.Element[ReceiveSide],
+            Root, Comm);
       },
       NoPiece, InPlace ? Root : NoPiece);
 }
@@ -80,11 +81,12 @@ int scatterv(const void *SBuf, const CountT *SCounts,
         const MPIDispl *SD = IsRoot ? S.Displs[0].data() : nullptr;
         void *RB = InPlace ? MPI_IN_PLACE
                            : const_cast<char *>(firstPiece(B.Receive, S, 1));
-        MPICount RN = InPlace ? 0 : pieceBytes(S, ReceiveSide);
+        MPICount RN = InPlace ? 0 : pieceCount(S, ReceiveSide);
         const void *SB = IsRoot ? B.Send : nullptr;
         return callCollective(
             How, DDTC_PACKED_COLLECTIVE_FNS(PMPI_Scatterv, PMPI_Iscatterv), SB,
-            SN, SD, MPI_PACKED, RB, RN, MPI_PACKED, Root, Comm);
+            SN, SD, S.Element[SendSide], RB, RN, S.Element[ReceiveSide], Root,
+            Comm);
       },
       InPlace ? Root : NoPiece);
 }
@@ -114,11 +116,11 @@ int allgatherv(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
       Comm, InPlace ? nullptr : &Mine, &All, How, Plain,
       [&](const PackedBuffers &B, CollectiveStage &S) {
         const void *SB = InPlace ? MPI_IN_PLACE : firstPiece(B.Send, S, 0);
-        MPICount SN = InPlace ? 0 : pieceBytes(S, SendSide);
+        MPICount SN = InPlace ? 0 : pieceCount(S, SendSide);
         return callCollective(
             How, DDTC_PACKED_COLLECTIVE_FNS(PMPI_Allgatherv, PMPI_Iallgatherv),
-            SB, SN, MPI_PACKED, B.Receive, S.Counts[1].data(),
-            S.Displs[1].data(), MPI_PACKED, Comm);
+            SB, SN, S.Element[SendSide], B.Receive, S.Counts[1].data(),
+            S.Displs[1].data(), S.Element[ReceiveSide], Comm);
       },
       NoPiece, InPlace ? Rank : NoPiece, InPlace ? Rank : NoPiece);
 }
@@ -147,11 +149,11 @@ int alltoallv(const void *SBuf, const CountT *SCounts,
       [&](const PackedBuffers &B, CollectiveStage &S) {
         const MPICount *SN = InPlace ? nullptr : S.Counts[0].data();
         const MPIDispl *SD = InPlace ? nullptr : S.Displs[0].data();
-        MPI_Datatype SType = InPlace ? MPI_DATATYPE_NULL : MPI_PACKED;
+        MPI_Datatype SType = InPlace ? MPI_DATATYPE_NULL : S.Element[SendSide];
         return callCollective(
             How, DDTC_PACKED_COLLECTIVE_FNS(PMPI_Alltoallv, PMPI_Ialltoallv),
             B.Send, SN, SD, SType, B.Receive, S.Counts[1].data(),
-            S.Displs[1].data(), MPI_PACKED, Comm);
+            S.Displs[1].data(), S.Element[ReceiveSide], Comm);
       },
       NoPiece, NoPiece, InPlace ? EveryPiece : NoPiece);
 }
@@ -179,8 +181,6 @@ int alltoallw(const void *SBuf, const CountT *SCounts,
   return runPieces(
       Comm, InPlace ? nullptr : &Sent, &Received, How, Plain,
       [&](const PackedBuffers &B, CollectiveStage &S) {
-        for (int K : {SendSide, ReceiveSide})
-          S.Types[K].assign(static_cast<size_t>(Size), MPI_PACKED);
         const MPICount *SN = InPlace ? nullptr : S.Counts[0].data();
         const MPIDispl *SD = InPlace ? nullptr : S.Displs[0].data();
         const MPI_Datatype *STy = InPlace ? nullptr : S.Types[0].data();

@@ -317,6 +317,19 @@ void start() {
                        "DDTC_RT_SPARSE_BLOCKS='" + V +
                        "' is neither on nor off; keeping on");
   }
+  if (const char *V = Settings.get("DDTC_RT_COLLECTIVE_BLOCKS")) {
+    uint64_t Bytes = 0;
+    if (std::string_view(V) == "off")
+      R.CollectiveBlocks = 0;
+    else if (parseByteSize(V, Bytes) && Bytes > 0)
+      R.CollectiveBlocks = Bytes;
+    else
+      warn(R.Rank, Settings.where("DDTC_RT_COLLECTIVE_BLOCKS") +
+                       "DDTC_RT_COLLECTIVE_BLOCKS='" + V +
+                       "' is neither a size (bytes, or with K, M or G) nor "
+                       "off; keeping " +
+                       std::to_string(R.CollectiveBlocks));
+  }
   const char *Kernels = std::getenv("DDTC_KERNELS");
   if (Kernels && *Kernels)
     KernelRegistry::get().loadLibraries(Kernels, R.Rank);
@@ -388,6 +401,9 @@ std::string report() {
        (R.Peers.spansNodes() ? "true" : "false") +
        ", \"max_buffer\": " + std::to_string(BufferPool::get().maxBytes()) +
        ", \"sparse_blocks\": " + jsonQuote(R.LeaveSparse ? "on" : "off") +
+       ", \"collective_blocks\": " +
+       (R.CollectiveBlocks ? std::to_string(R.CollectiveBlocks)
+                           : std::string("\"off\"")) +
        ", \"shapes\": " + jsonQuote(R.Bindings.shapesEnabled() ? "on" : "off") +
        ", \"forms\": " +
        jsonQuote(R.Bindings.sendFormsEnabled() ? "sends" : "off") + "},\n";

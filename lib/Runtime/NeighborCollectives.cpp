@@ -2,8 +2,8 @@
 //
 // MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v, w), blocking and
 // non-blocking, on Cartesian, graph and distributed-graph communicators:
-// packed bytes on every rank as the other collectives (Collectives.cpp),
-// one piece per neighbor (CollectivePieces.h). A communicator without a
+// packed as the other collectives (Collectives.cpp), one piece per
+// neighbor (CollectivePieces.h). A communicator without a
 // topology is the program's error: passed through, for MPI's own.
 //
 //===----------------------------------------------------------------------===//
@@ -73,8 +73,7 @@ int neighborAllgather(const void *SBuf, CountT SCount, MPI_Datatype ST,
                                                  PMPI_Ineighbor_allgather),
                           SBuf, SCount, ST, RBuf, RCount, RT, Comm);
   };
-  auto Fill = [&](CollectiveSide &Sent, CollectiveSide &Received, int In,
-                  int) {
+  auto Fill = [&](CollectiveSide &Sent, CollectiveSide &Received, int In, int) {
     Sent.addRun(1, SCount, ST);
     Received.addRun(In, RCount, RT);
   };
@@ -82,13 +81,13 @@ int neighborAllgather(const void *SBuf, CountT SCount, MPI_Datatype ST,
                       [&](const char *SP, char *RP, CollectiveStage &S) {
                         const char *SB = firstPiece(SP, S, 0);
                         char *RB = const_cast<char *>(firstPiece(RP, S, 1));
-                        MPICount SN = pieceBytes(S, 0), RN = pieceBytes(S, 1);
+                        MPICount SN = pieceCount(S, 0), RN = pieceCount(S, 1);
                         return callCollective(How,
                                               DDTC_PACKED_COLLECTIVE_FNS(
                                                   PMPI_Neighbor_allgather,
                                                   PMPI_Ineighbor_allgather),
-                                              SB, SN, MPI_PACKED, RB, RN,
-                                              MPI_PACKED, Comm);
+                                              SB, SN, S.Element[0], RB, RN,
+                                              S.Element[1], Comm);
                       });
 }
 
@@ -104,8 +103,7 @@ int neighborAllgatherv(const void *SBuf, CountT SCount, MPI_Datatype ST,
                                                  PMPI_Ineighbor_allgatherv),
                           SBuf, SCount, ST, RBuf, RCounts, Displs, RT, Comm);
   };
-  auto Fill = [&](CollectiveSide &Sent, CollectiveSide &Received, int In,
-                  int) {
+  auto Fill = [&](CollectiveSide &Sent, CollectiveSide &Received, int In, int) {
     Sent.addRun(1, SCount, ST);
     Received.addVector(In, RCounts, Displs, RT);
   };
@@ -113,13 +111,13 @@ int neighborAllgatherv(const void *SBuf, CountT SCount, MPI_Datatype ST,
       Comm, SBuf, RBuf, How, Plain, Fill,
       [&](const char *SP, char *RP, CollectiveStage &S) {
         const char *SB = firstPiece(SP, S, 0);
-        MPICount SN = pieceBytes(S, 0);
+        MPICount SN = pieceCount(S, 0);
         return callCollective(
             How,
             DDTC_PACKED_COLLECTIVE_FNS(PMPI_Neighbor_allgatherv,
                                        PMPI_Ineighbor_allgatherv),
-            SB, SN, MPI_PACKED, RP, S.Counts[1].data(), S.Displs[1].data(),
-            MPI_PACKED, Comm);
+            SB, SN, S.Element[0], RP, S.Counts[1].data(), S.Displs[1].data(),
+            S.Element[1], Comm);
       });
 }
 
@@ -142,12 +140,12 @@ int neighborAlltoall(const void *SBuf, CountT SCount, MPI_Datatype ST,
                       [&](const char *SP, char *RP, CollectiveStage &S) {
                         const char *SB = firstPiece(SP, S, 0);
                         char *RB = const_cast<char *>(firstPiece(RP, S, 1));
-                        MPICount SN = pieceBytes(S, 0), RN = pieceBytes(S, 1);
+                        MPICount SN = pieceCount(S, 0), RN = pieceCount(S, 1);
                         return callCollective(
                             How,
                             DDTC_PACKED_COLLECTIVE_FNS(PMPI_Neighbor_alltoall,
                                                        PMPI_Ineighbor_alltoall),
-                            SB, SN, MPI_PACKED, RB, RN, MPI_PACKED, Comm);
+                            SB, SN, S.Element[0], RB, RN, S.Element[1], Comm);
                       });
 }
 
@@ -176,8 +174,8 @@ int neighborAlltoallv(const void *SBuf, const CountT *SCounts,
             How,
             DDTC_PACKED_COLLECTIVE_FNS(PMPI_Neighbor_alltoallv,
                                        PMPI_Ineighbor_alltoallv),
-            SP, S.Counts[0].data(), S.Displs[0].data(), MPI_PACKED, RP,
-            S.Counts[1].data(), S.Displs[1].data(), MPI_PACKED, Comm);
+            SP, S.Counts[0].data(), S.Displs[0].data(), S.Element[0], RP,
+            S.Counts[1].data(), S.Displs[1].data(), S.Element[1], Comm);
       });
 }
 
@@ -202,8 +200,6 @@ int neighborAlltoallw(const void *SBuf, const CountT *SCounts,
   return neighborhood(
       Comm, SBuf, RBuf, How, Plain, Fill,
       [&](const char *SP, char *RP, CollectiveStage &S) {
-        for (int K : {0, 1})
-          S.Types[K].assign(S.Counts[K].size(), MPI_PACKED);
         const MPI_Aint *SD = aintDispls(S, 0), *RD = aintDispls(S, 1);
         return callCollective(
             How,
@@ -273,23 +269,21 @@ DDTC_EXPORT int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount,
                           recvtype, comm, {request});
 }
 
-DDTC_EXPORT int MPI_Neighbor_alltoallv(const void *sendbuf,
-                                       const int sendcounts[],
-                                       const int sdispls[],
-                                       MPI_Datatype sendtype, void *recvbuf,
-                                       const int recvcounts[],
-                                       const int rdispls[],
-                                       MPI_Datatype recvtype, MPI_Comm comm) {
+DDTC_EXPORT int MPI_Neighbor_alltoallv(
+    const void *sendbuf, const int sendcounts[], const int sdispls[],
+    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   CallScope Scope(SubstitutedCall::NeighborAlltoallv);
   return neighborAlltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                            recvcounts, rdispls, recvtype, comm, {});
 }
 
-DDTC_EXPORT int MPI_Ineighbor_alltoallv(
-    const void *sendbuf, const int sendcounts[], const int sdispls[],
-    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-    MPI_Request *request) {
+DDTC_EXPORT int
+MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                        const int sdispls[], MPI_Datatype sendtype,
+                        void *recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype,
+                        MPI_Comm comm, MPI_Request *request) {
   CallScope Scope(SubstitutedCall::IneighborAlltoallv);
   return neighborAlltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                            recvcounts, rdispls, recvtype, comm, {request});

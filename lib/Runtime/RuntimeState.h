@@ -114,6 +114,12 @@ struct CallScope {
   explicit CallScope(SubstitutedCall C) { CurrentCall = C; }
 };
 
+/// DDTC_RT_COLLECTIVE_BLOCKS's default: blocks of 256 bytes or more go to
+/// MPI as written in collectives (docs/performance.md, "Collectives and
+/// persistent requests": the corpus's types of 384-byte and larger blocks
+/// lose 0.64-0.78x packed, those of 64 bytes and less gain).
+constexpr uint64_t DefaultCollectiveBlocks = 256;
+
 struct RuntimeState {
   std::atomic<bool> Active{false};
   int Rank = -1;
@@ -149,6 +155,11 @@ struct RuntimeState {
   /// Point-to-point messages of sparse blocks (Binding::SparseFromCount)
   /// are left to MPI unless DDTC_RT_SPARSE_BLOCKS=off. Set before Active.
   bool LeaveSparse = true;
+  /// DDTC_RT_COLLECTIVE_BLOCKS=BYTES (0: off): a collective's side whose
+  /// type's blocks average BYTES or more goes to MPI as written, where
+  /// its signature allows (leavesAsWritten, CollectiveStage.h). Set before
+  /// Active.
+  uint64_t CollectiveBlocks = DefaultCollectiveBlocks;
   std::atomic<uint64_t> Sparse{0};
   /// Point-to-point calls passed through that handed MPI a type's form
   /// for sends (DDTC_RT_FORMS, SendForms.h).
