@@ -5,39 +5,41 @@
 
 namespace ddtc {
 
-const CollectiveType &CollectiveSide::describe(MPI_Datatype T) {
-  // A w-collective names a type per peer, mostly few distinct ones.
-  for (const CollectiveType &C : Types)
-    if (C.T == T)
-      return C;
-  return Types.emplace_back(describeCollectiveType(T));
+uint32_t CollectiveSide::describe(MPI_Datatype T) {
+  for (size_t I = 0; I < Types.size(); ++I)
+    if (Types[I].T == T)
+      return static_cast<uint32_t>(I);
+  Types.push_back(describeCollectiveType(T));
+  return static_cast<uint32_t>(Types.size() - 1);
 }
 
 void CollectiveSide::addRun(int N, MPI_Count Count, MPI_Datatype T) {
-  const CollectiveType &C = describe(T);
+  Pieces.reserve(Pieces.size() + static_cast<size_t>(N));
+  uint32_t C = describe(T);
+  int64_t Extent = Types[C].L.Extent;
   for (int I = 0; I < N; ++I)
-    add(Base + I * Count * C.L.Extent, Count, C);
+    Pieces.push_back({Base + I * Count * Extent, Count, C});
 }
 
 void CollectiveSide::note(const CollectiveCall &How, bool Left) const {
-  for (const CollectiveType &C : Types) {
+  for (size_t C = 0; C < Types.size(); ++C) {
     uint64_t Bytes = 0;
     for (const Piece &P : Pieces)
-      if (P.C == &C)
-        Bytes += C.bytes(P.Count);
-    noteCollectiveUse(How, C, Bytes, Left);
+      if (P.Type == C)
+        Bytes += Types[C].bytes(P.Count);
+    noteCollectiveUse(How, Types[C], Bytes, Left);
   }
 }
 
 uint64_t CollectiveSide::bytes() const {
   uint64_t N = 0;
   for (const Piece &P : Pieces)
-    N += P.C->bytes(P.Count);
+    N += type(P).bytes(P.Count);
   return N;
 }
 
 uint64_t CollectiveSide::unit() const {
-  return PerPieceTypes || Pieces.empty() ? 1 : Pieces[0].C->Unit;
+  return PerPieceTypes || Pieces.empty() ? 1 : type(Pieces[0]).Unit;
 }
 
 bool CollectiveSide::dense() const {
@@ -46,14 +48,14 @@ bool CollectiveSide::dense() const {
   auto Unit = static_cast<int64_t>(unit());
   for (const Piece &P : Pieces)
     if (P.Count > 0 &&
-        (!P.C->dense() || (P.Addr + P.C->L.Lb - Base) % Unit != 0))
+        (!type(P).dense() || (P.Addr + type(P).L.Lb - Base) % Unit != 0))
       return false;
   return true;
 }
 
 bool CollectiveSide::asWritten() const {
   for (const Piece &P : Pieces)
-    if (!leavesAsWritten(*P.C, P.Count))
+    if (!leavesAsWritten(type(P), P.Count))
       return false;
   return true;
 }
@@ -65,7 +67,8 @@ bool CollectiveSide::fits() const {
   if (!dense())
     return bytes() <= INT_MAX;
   for (const Piece &P : Pieces)
-    if (P.C->bytes(P.Count) > INT_MAX || !fitsInt(P.Addr + P.C->L.Lb - Base))
+    if (type(P).bytes(P.Count) > INT_MAX ||
+        !fitsInt(P.Addr + type(P).L.Lb - Base))
       return false;
   return true;
 }
@@ -81,7 +84,7 @@ char *CollectiveSide::stage(CollectiveStage &S, int K, size_t &Offset,
   auto Unit = static_cast<int64_t>(unit());
   S.Units[K] = Unit;
   S.Element[K] =
-      PerPieceTypes || Pieces.empty() ? MPI_PACKED : Pieces[0].C->Element;
+      PerPieceTypes || Pieces.empty() ? MPI_PACKED : type(Pieces[0]).Element;
   bool Dense = dense();
   // A staged side's displacements are from its own start: MPI must never
   // be given the same buffer for both sides (receiveStart).
@@ -89,11 +92,11 @@ char *CollectiveSide::stage(CollectiveStage &S, int K, size_t &Offset,
   Staged = Dense ? Base : S.data() + Start;
   for (size_t I = 0; I < Pieces.size(); ++I) {
     const Piece &P = Pieces[I];
-    uint64_t Bytes = P.C->bytes(P.Count);
-    Counts[I] = P.C->elements(Bytes);
-    Elements[I] = P.C->Element;
+    uint64_t Bytes = type(P).bytes(P.Count);
+    Counts[I] = type(P).elements(Bytes);
+    Elements[I] = type(P).Element;
     if (Dense) {
-      Displs[I] = static_cast<MPIDispl>((P.Addr + P.C->L.Lb - Base) / Unit);
+      Displs[I] = static_cast<MPIDispl>((P.Addr + type(P).L.Lb - Base) / Unit);
       continue;
     }
     Displs[I] =
@@ -101,9 +104,9 @@ char *CollectiveSide::stage(CollectiveStage &S, int K, size_t &Offset,
     if (static_cast<int>(I) != Skip) {
       if (Send) {
         if (Rc == MPI_SUCCESS)
-          Rc = S.pack(*P.C, P.Addr, P.Count, Offset);
+          Rc = S.pack(type(P), P.Addr, P.Count, Offset);
       } else {
-        S.unpackLater(*P.C, P.Addr, P.Count, Offset);
+        S.unpackLater(type(P), P.Addr, P.Count, Offset);
       }
     }
     Offset += static_cast<size_t>(Bytes);
@@ -118,7 +121,7 @@ int CollectiveSide::packPiece(CollectiveStage &S, int K, int I) const {
   size_t Offset =
       static_cast<size_t>(Staged - S.data()) +
       static_cast<size_t>(S.Displs[K][static_cast<size_t>(I)] * S.Units[K]);
-  return S.pack(*P.C, P.Addr, P.Count, Offset);
+  return S.pack(type(P), P.Addr, P.Count, Offset);
 }
 
 const MPI_Aint *aintDispls(CollectiveStage &S, int K) {

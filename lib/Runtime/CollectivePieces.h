@@ -24,17 +24,17 @@
 
 #include "CollectiveStage.h"
 
-#include <deque>
 #include <memory>
 #include <vector>
 
 namespace ddtc {
 
-/// Count instances of a type at Addr: what one peer's piece is.
+/// Count instances of a type at Addr: what one peer's piece is. Type is
+/// the type's index among its side's (CollectiveSide::type).
 struct Piece {
   char *Addr;
   MPI_Count Count;
-  const CollectiveType *C;
+  uint32_t Type;
 };
 
 /// One side of a call.
@@ -45,30 +45,30 @@ public:
   explicit CollectiveSide(const void *Base)
       : Base(const_cast<char *>(static_cast<const char *>(Base))) {}
 
-  /// The description of T, made once per call and type.
-  const CollectiveType &describe(MPI_Datatype T);
-  void add(char *Addr, MPI_Count Count, const CollectiveType &C) {
-    Pieces.push_back({Addr, Count, &C});
-  }
   /// N pieces of Count instances of T, one after the other from Base.
   void addRun(int N, MPI_Count Count, MPI_Datatype T);
   /// Pieces of Counts[I] instances of T at Displs[I] extents from Base.
   template <typename CountT, typename DisplT>
   void addVector(int N, const CountT *Counts, const DisplT *Displs,
                  MPI_Datatype T) {
-    const CollectiveType &C = describe(T);
+    Pieces.reserve(Pieces.size() + static_cast<size_t>(N));
+    uint32_t C = describe(T);
+    int64_t Extent = Types[C].L.Extent;
     for (int I = 0; I < N; ++I)
-      add(Base + static_cast<int64_t>(Displs[I]) * C.L.Extent, Counts[I], C);
+      Pieces.push_back(
+          {Base + static_cast<int64_t>(Displs[I]) * Extent, Counts[I], C});
   }
   /// Pieces of Counts[I] instances of Types[I] at Displs[I] bytes from
   /// Base; a piece of count 0 may name any type.
   template <typename CountT, typename DisplT>
   void addW(int N, const CountT *Counts, const DisplT *Displs,
-            const MPI_Datatype *Types) {
+            const MPI_Datatype *PieceTypes) {
     PerPieceTypes = true;
+    Pieces.reserve(Pieces.size() + static_cast<size_t>(N));
     for (int I = 0; I < N; ++I)
-      add(Base + static_cast<int64_t>(Displs[I]), Counts[I],
-          describe(Counts[I] > 0 ? Types[I] : MPI_DATATYPE_NULL));
+      Pieces.push_back(
+          {Base + static_cast<int64_t>(Displs[I]), Counts[I],
+           describe(Counts[I] > 0 ? PieceTypes[I] : MPI_DATATYPE_NULL)});
   }
 
   /// Counts the call's use of each type of the side, substituted or
@@ -95,6 +95,7 @@ public:
   int packPiece(CollectiveStage &S, int K, int I) const;
 
   const std::vector<Piece> &pieces() const { return Pieces; }
+  const CollectiveType &type(const Piece &P) const { return Types[P.Type]; }
 
 private:
   /// What a non-w side's displacements count: bytes of its element.
@@ -103,8 +104,12 @@ private:
   char *Base;
   bool PerPieceTypes = false; ///< a w-form's side
   std::vector<Piece> Pieces;
-  /// The side's types (a deque: pieces point into it).
-  std::deque<CollectiveType> Types;
+  /// The index among Types of T's description, made once per call and
+  /// type.
+  uint32_t describe(MPI_Datatype T);
+  /// The side's types (a w-collective names a type per peer, mostly few
+  /// distinct ones).
+  std::vector<CollectiveType> Types;
   char *Staged = nullptr; ///< the buffer stage() returned
 };
 

@@ -55,18 +55,18 @@ void noteCollectiveUse(const CollectiveCall &How, const CollectiveType &C,
                        uint64_t Bytes, bool Left) {
   if (!C.B)
     return;
-  CollectiveUse U{C.B, Bytes, Left || !C.B->isBound()};
+  bool Passed = Left || !C.B->isBound();
   if (How.persistent())
-    How.Init->Uses.push_back(std::move(U));
+    How.Init->Uses.push_back({C.B, Bytes, Passed});
   else
-    countCollectiveUse(U);
+    countCollectiveUse(*C.B, Bytes, Passed);
 }
 
-void countCollectiveUse(const CollectiveUse &U) {
-  if (U.Left)
-    runtime().notePassed(*U.B);
+void countCollectiveUse(const Binding &B, uint64_t Bytes, bool Left) {
+  if (Left)
+    runtime().notePassed(B);
   else
-    runtime().noteSubstituted(*U.B, U.Bytes);
+    runtime().noteSubstituted(B, Bytes);
 }
 
 CollectiveStage::~CollectiveStage() {

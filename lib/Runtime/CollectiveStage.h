@@ -97,8 +97,10 @@ struct CollectiveUse {
   bool Left = false;
 };
 
-/// Counts a recorded use.
-void countCollectiveUse(const CollectiveUse &U);
+/// Counts a use of B's type moving Bytes, substituted or (Left) left to
+/// MPI. By reference: every collective call counts its types, and a copy
+/// of a BindingRef costs two atomic operations.
+void countCollectiveUse(const Binding &B, uint64_t Bytes, bool Left);
 
 class CollectiveStage;
 
