@@ -19,7 +19,12 @@
 # ddtbench.out); OUT/NAME-L.txt keeps each pattern's mpi_ddt communication
 # times, OUT/NAME-L.ref.txt its `reference` ones (the same bytes sent
 # contiguously, which the runtime passes through: the yardstick of the
-# launch's speed). ddtbench-summary.py prints the comparison.
+# launch's speed). A `plain` way's launches also keep DDTBench's own
+# hand-written packing, its `manual` method (pack loops, the packed bytes
+# sent as MPI_DOUBLE, unpack loops: pack, communication and unpack epochs
+# summed per iteration), as a way of its own, OUT/manual-L.txt: what the
+# best scheme of the runtime's kind reaches, one copy loop per side around
+# a contiguous message. ddtbench-summary.py prints the comparison.
 set -e
 usage="usage: ddtbench-ways.sh BUILD_DIR DDTBENCH OUT LAUNCHES WAY... [-- ARGS]"
 build=$(cd "${1:?$usage}" && pwd)
@@ -59,6 +64,13 @@ for l in $(seq "$launches"); do
       "$dir/ddtbench.out" > "$out/$name-$l.txt"
     awk '$2 == "reference" && $4 == "communication" { print $1, $3, $5 }' \
       "$dir/ddtbench.out" > "$out/$name-$l.ref.txt"
+    if [ "$name" = plain ]; then
+      awk '$2 == "manual" && $4 == "pack" { t = $5 }
+           $2 == "manual" && $4 == "communication" { t += $5 }
+           $2 == "manual" && $4 == "unpack" { print $1, $3, t + $5 }' \
+        "$dir/ddtbench.out" > "$out/manual-$l.txt"
+      cp "$out/$name-$l.ref.txt" "$out/manual-$l.ref.txt"
+    fi
     [ -s "$dir/stderr.txt" ] && { echo "# $name $l: stderr:"; sed 's/^/#   /' "$dir/stderr.txt"; }
     rm -f "$dir/ddtbench.out"
     # Kernels the runtime compiles once its ranks have ended (a node with no
