@@ -37,10 +37,13 @@ bool leavesAsWritten(const CollectiveType &C, MPI_Count Count) {
     return true;
   if (!C.OneElement)
     return false;
-  if (C.dense() || !C.B || !C.B->isBound())
-    return true;
+  return C.dense() || !C.B || !C.B->isBound() || hasLongBlocks(C);
+}
+
+bool hasLongBlocks(const CollectiveType &C) {
   uint64_t Long = runtime().CollectiveBlocks;
-  return Long && C.B->MeanBlock >= Long;
+  return Long && C.OneElement && C.B && C.B->isBound() && !C.dense() &&
+         C.B->MeanBlock >= Long;
 }
 
 bool substitutesCollective(MPI_Comm Comm) {
@@ -56,17 +59,25 @@ void noteCollectiveUse(const CollectiveCall &How, const CollectiveType &C,
   if (!C.B)
     return;
   bool Passed = Left || !C.B->isBound();
+  bool Long = Passed && hasLongBlocks(C);
   if (How.persistent())
-    How.Init->Uses.push_back({C.B, Bytes, Passed});
+    How.Init->Uses.push_back({C.B, Bytes, Passed, Long});
   else
-    countCollectiveUse(*C.B, Bytes, Passed);
+    countCollectiveUse(*C.B, Bytes, Passed, Long);
 }
 
-void countCollectiveUse(const Binding &B, uint64_t Bytes, bool Left) {
-  if (Left)
-    runtime().notePassed(B);
-  else
-    runtime().noteSubstituted(B, Bytes);
+void countCollectiveUse(const Binding &B, uint64_t Bytes, bool Left,
+                        bool LongBlocks) {
+  RuntimeState &R = runtime();
+  if (!Left) {
+    R.noteSubstituted(B, Bytes);
+    return;
+  }
+  R.notePassed(B);
+  if (LongBlocks) {
+    R.CollectiveLong.fetch_add(1, std::memory_order_relaxed);
+    B.Stats->CollectiveLongCalls.fetch_add(1, std::memory_order_relaxed);
+  }
 }
 
 CollectiveStage::~CollectiveStage() {

@@ -85,6 +85,9 @@ CollectiveType describeCollectiveType(MPI_Datatype T);
 /// that average DDTC_RT_COLLECTIVE_BLOCKS or more (MPI moves them as fast
 /// as a packed copy, which adds a pack and an unpack).
 bool leavesAsWritten(const CollectiveType &C, MPI_Count Count);
+/// Whether C is left to MPI for its long blocks alone (the report counts
+/// such calls).
+bool hasLongBlocks(const CollectiveType &C);
 
 /// Whether collectives on Comm are substituted: substitution is on (the
 /// same on every rank) and Comm is an intracommunicator.
@@ -95,12 +98,15 @@ struct CollectiveUse {
   BindingRef B;
   uint64_t Bytes = 0;
   bool Left = false;
+  bool LongBlocks = false; ///< left for its long blocks
 };
 
 /// Counts a use of B's type moving Bytes, substituted or (Left) left to
-/// MPI. By reference: every collective call counts its types, and a copy
-/// of a BindingRef costs two atomic operations.
-void countCollectiveUse(const Binding &B, uint64_t Bytes, bool Left);
+/// MPI, for its long blocks or not. By reference: every collective call
+/// counts its types, and a copy of a BindingRef costs two atomic
+/// operations.
+void countCollectiveUse(const Binding &B, uint64_t Bytes, bool Left,
+                        bool LongBlocks);
 
 class CollectiveStage;
 

@@ -373,7 +373,9 @@ std::string report() {
       "  \"split_sends\": " + std::to_string(SplitSends::get().count()) + ",\n";
   J += "  \"sent_in_forms\": " + std::to_string(R.Formed.load()) + ",\n";
   J += "  \"typed_large_blocks\": " + std::to_string(R.Typed.load()) +
-       ", \"sparse_blocks\": " + std::to_string(R.Sparse.load()) + ",\n";
+       ", \"sparse_blocks\": " + std::to_string(R.Sparse.load()) +
+       ", \"collective_large_blocks\": " +
+       std::to_string(R.CollectiveLong.load()) + ",\n";
   // The settings in force, where they came from and, within a node and
   // between nodes, what they are: a report says which machine's
   // measurement a run used.
@@ -468,6 +470,8 @@ std::string report() {
       J += ", \"typed_large_blocks\": " + std::to_string(Typed);
     if (uint64_t Sparse = S->SparseCalls.load())
       J += ", \"sparse_blocks\": " + std::to_string(Sparse);
+    if (uint64_t Long = S->CollectiveLongCalls.load())
+      J += ", \"collective_large_blocks\": " + std::to_string(Long);
     if (const char *Form = S->Form.load(std::memory_order_relaxed))
       J += ", \"form\": " + jsonQuote(Form) +
            ", \"sent_in_form\": " + std::to_string(S->FormCalls.load());

@@ -161,6 +161,8 @@ struct RuntimeState {
   /// Active.
   uint64_t CollectiveBlocks = DefaultCollectiveBlocks;
   std::atomic<uint64_t> Sparse{0};
+  /// Collective calls left to MPI for long blocks (CollectiveBlocks).
+  std::atomic<uint64_t> CollectiveLong{0};
   /// Point-to-point calls passed through that handed MPI a type's form
   /// for sends (DDTC_RT_FORMS, SendForms.h).
   std::atomic<uint64_t> Formed{0};

@@ -74,6 +74,9 @@ struct TypeStats {
   /// and for sparse blocks (Binding::SparseFromCount).
   std::atomic<uint64_t> TypedCalls{0};
   std::atomic<uint64_t> SparseCalls{0};
+  /// Collective calls left to MPI for the type's long blocks
+  /// (DDTC_RT_COLLECTIVE_BLOCKS).
+  std::atomic<uint64_t> CollectiveLongCalls{0};
   /// The kernel was compiled while the program ran (KernelCompiler.h).
   bool Compiled = false;
 };
