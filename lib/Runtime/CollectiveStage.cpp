@@ -37,13 +37,15 @@ bool leavesAsWritten(const CollectiveType &C, MPI_Count Count) {
     return true;
   if (!C.OneElement)
     return false;
-  return C.dense() || !C.B || !C.B->isBound() || hasLongBlocks(C);
+  if (C.dense() || !C.B || !C.B->isBound())
+    return true;
+  uint64_t Long = runtime().CollectiveBlocks;
+  return Long && C.B->MeanBlock >= Long;
 }
 
 bool hasLongBlocks(const CollectiveType &C) {
-  uint64_t Long = runtime().CollectiveBlocks;
-  return Long && C.OneElement && C.B && C.B->isBound() && !C.dense() &&
-         C.B->MeanBlock >= Long;
+  return C.OneElement && C.L.Size > 0 && C.B && C.B->isBound() && !C.dense() &&
+         leavesAsWritten(C, 1);
 }
 
 bool substitutesCollective(MPI_Comm Comm) {
@@ -74,10 +76,8 @@ void countCollectiveUse(const Binding &B, uint64_t Bytes, bool Left,
     return;
   }
   R.notePassed(B);
-  if (LongBlocks) {
-    R.CollectiveLong.fetch_add(1, std::memory_order_relaxed);
-    B.Stats->CollectiveLongCalls.fetch_add(1, std::memory_order_relaxed);
-  }
+  if (LongBlocks)
+    R.noteCollectiveLong(B);
 }
 
 CollectiveStage::~CollectiveStage() {

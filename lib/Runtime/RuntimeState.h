@@ -255,6 +255,12 @@ struct RuntimeState {
         1, std::memory_order_relaxed);
     B.Stats->PassedCalls.fetch_add(1, std::memory_order_relaxed);
   }
+  /// A collective call left to MPI for the long blocks of B's type
+  /// (CollectiveBlocks), counted in notePassed too.
+  void noteCollectiveLong(const Binding &B) {
+    CollectiveLong.fetch_add(1, std::memory_order_relaxed);
+    B.Stats->CollectiveLongCalls.fetch_add(1, std::memory_order_relaxed);
+  }
   void notePassed(const PassedCall &P) {
     if (!P.B)
       return;
