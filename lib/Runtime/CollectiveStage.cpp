@@ -9,21 +9,38 @@
 namespace ddtc {
 
 CollectiveType describeCollectiveType(MPI_Datatype T) {
-  CollectiveType C;
-  C.T = T;
   // A type that moves nothing may be given as a null handle (a zero count
   // of a v- or w-collective), which MPI's queries refuse.
   if (T == MPI_DATATYPE_NULL)
-    return C;
-  C.B = runtime().Bindings.lookup(T);
-  C.L = getPackedLayout(C.B.get(), T);
-  if (C.B) {
-    if (C.B->SinglePredefined != MPI_DATATYPE_NULL) {
-      C.Element = C.B->SinglePredefined;
-      C.Unit = C.B->ElementSize;
-      C.OneElement = true;
-    }
-  } else if (C.L.Contiguous && T != MPI_PACKED) {
+    return CollectiveType{};
+  RuntimeState &R = runtime();
+  BindingRef Held;
+  Binding *B;
+  if (R.ConcurrentCalls) {
+    Held = R.Bindings.lookup(T);
+    B = Held.get();
+  } else {
+    B = R.Bindings.find(T);
+  }
+  // Every member given, in place: each collective call describes its
+  // types, and GCC zeroes a description built member by member with a
+  // `rep stos`, and copies a layout built apart through the stack, whose
+  // reloads wait for the stores before them, each costing more than the
+  // rest of this function.
+  if (B) {
+    bool One = B->SinglePredefined != MPI_DATATYPE_NULL;
+    return CollectiveType{
+        T,
+        B,
+        std::move(Held),
+        PackedLayout{B->Size, B->Lb, B->Extent, B->Contiguous},
+        One ? B->SinglePredefined : MPI_PACKED,
+        One ? B->ElementSize : 1,
+        One};
+  }
+  CollectiveType C{T,          nullptr, nullptr, queryPackedLayout(T),
+                   MPI_PACKED, 1,       false};
+  if (C.L.Contiguous && T != MPI_PACKED) {
     // A predefined type but a pair (MPI_DOUBLE_INT: not contiguous).
     C.Element = T;
     C.Unit = C.L.Size;
@@ -49,8 +66,12 @@ bool hasLongBlocks(const CollectiveType &C) {
 }
 
 bool substitutesCollective(MPI_Comm Comm) {
-  if (!runtime().Active.load(std::memory_order_relaxed))
+  RuntimeState &R = runtime();
+  if (!R.Active.load(std::memory_order_relaxed))
     return false;
+  // Before the call describes its types (CollectiveType).
+  if (KernelCompiler::get().pending())
+    R.rebindCompiled();
   int Inter = 0;
   PMPI_Comm_test_inter(Comm, &Inter);
   return !Inter;
@@ -63,7 +84,7 @@ void noteCollectiveUse(const CollectiveCall &How, const CollectiveType &C,
   bool Passed = Left || !C.B->isBound();
   bool Long = Passed && hasLongBlocks(C);
   if (How.persistent())
-    How.Init->Uses.push_back({C.B, Bytes, Passed, Long});
+    How.Init->Uses.push_back({C.ref(), Bytes, Passed, Long});
   else
     countCollectiveUse(*C.B, Bytes, Passed, Long);
 }
@@ -72,7 +93,7 @@ void countCollectiveUse(const Binding &B, uint64_t Bytes, bool Left,
                         bool LongBlocks) {
   RuntimeState &R = runtime();
   if (!Left) {
-    R.noteSubstituted(B, Bytes);
+    R.noteSubstituted(B, Bytes, /*MayRebind=*/false);
     return;
   }
   R.notePassed(B);
@@ -104,31 +125,31 @@ int CollectiveStage::pack(const CollectiveType &C, const void *Buf,
   if (Count == 0)
     return MPI_SUCCESS;
   if (Persistent) {
-    Packs.push_back({C, const_cast<void *>(Buf), Count, Offset});
+    Packs.push_back({C.held(), const_cast<void *>(Buf), Count, Offset});
     return MPI_SUCCESS;
   }
-  return packAny(C.B.get(), C.T, Buf, Count, Buffer + Offset, Comm);
+  return packAny(C.B, C.T, Buf, Count, Buffer + Offset, Comm);
 }
 
 int CollectiveStage::packRecorded() {
   int Rc = MPI_SUCCESS;
   for (const Block &P : Packs)
     if (Rc == MPI_SUCCESS)
-      Rc = packAny(P.C.B.get(), P.C.T, P.Buf, P.Count, Buffer + P.Offset, Comm);
+      Rc = packAny(P.C.B, P.C.T, P.Buf, P.Count, Buffer + P.Offset, Comm);
   return Rc;
 }
 
 void CollectiveStage::unpackLater(const CollectiveType &C, void *Buf,
                                   MPI_Count Count, size_t Offset) {
   if (Count > 0)
-    Unpacks.push_back({C, Buf, Count, Offset});
+    Unpacks.push_back({C.held(), Buf, Count, Offset});
 }
 
 int CollectiveStage::finish() {
   int Rc = MPI_SUCCESS;
   for (const Block &U : Unpacks)
     if (Rc == MPI_SUCCESS)
-      Rc = unpackAny(U.C.B.get(), U.C.T, Buffer + U.Offset,
+      Rc = unpackAny(U.C.B, U.C.T, Buffer + U.Offset,
                      static_cast<MPI_Count>(U.C.bytes(U.Count)), U.Buf, U.Count,
                      Comm);
   if (!Persistent)

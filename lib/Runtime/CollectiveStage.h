@@ -45,10 +45,33 @@ using MPIDispl = int;
 #endif
 
 /// What a collective knows of one datatype it is given.
+///
+/// Every collective call describes its types, most of them to hand the
+/// call to MPI as written, so the binding is held by plain pointer where
+/// that is safe: below MPI_THREAD_MULTIPLE no other thread frees a type
+/// during the call, and the binding table frees none of its own while a
+/// collective runs (rebinds happen at a collective's entry, not in it;
+/// RuntimeState::noteSubstituted). Under MPI_THREAD_MULTIPLE, and wherever
+/// a description outlives the call (a non-blocking or persistent call's
+/// stage, hold()), it holds a reference as well: a reference costs two
+/// locked operations, which on x86 wait for every store before them to
+/// drain, the call's copies of the blocks included.
 struct CollectiveType {
   MPI_Datatype T = MPI_DATATYPE_NULL;
-  BindingRef B; ///< null for predefined types
+  Binding *B = nullptr; ///< null for predefined types
+  BindingRef Held;      ///< B, where a reference is needed
   PackedLayout L;
+
+  /// A reference to B, taken if none is held.
+  BindingRef ref() const {
+    return Held ? Held : B ? B->shared_from_this() : nullptr;
+  }
+  /// This description, holding its binding.
+  CollectiveType held() const {
+    CollectiveType C = *this;
+    C.Held = ref();
+    return C;
+  }
 
   /// Count instances are their own packed bytes, one after the other, at
   /// buffer + Lb.

@@ -129,7 +129,7 @@ int bcast(void *Buf, CountT Count, MPI_Datatype T, int Root, MPI_Comm Comm,
     return Plain();
   CollectiveType C = describeCollectiveType(T);
   uint64_t Block = C.bytes(Count);
-  bool Left = leftToMPI(Block, 1) || leavesAsWritten(C, Count);
+  bool Left = leavesAsWritten(C, Count) || leftToMPI(Block, 1);
   noteCollectiveUse(How, C, Block, Left);
   if (Left)
     return Plain();
@@ -176,9 +176,9 @@ int gather(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
   if (IsRoot)
     RC = describeCollectiveType(RT);
   uint64_t Block = IsRoot ? RC.bytes(RCount) : SC.bytes(SCount);
-  bool Left =
-      leftToMPI(Block, Size) || ((InPlace || leavesAsWritten(SC, SCount)) &&
-                                 (!IsRoot || leavesAsWritten(RC, RCount)));
+  bool Left = ((InPlace || leavesAsWritten(SC, SCount)) &&
+               (!IsRoot || leavesAsWritten(RC, RCount))) ||
+              leftToMPI(Block, Size);
   if (!InPlace)
     noteCollectiveUse(How, SC, Block, Left);
   if (IsRoot)
@@ -233,9 +233,9 @@ int scatter(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
   if (!InPlace)
     RC = describeCollectiveType(RT);
   uint64_t Block = IsRoot ? SC.bytes(SCount) : RC.bytes(RCount);
-  bool Left =
-      leftToMPI(Block, Size) || ((!IsRoot || leavesAsWritten(SC, SCount)) &&
-                                 (InPlace || leavesAsWritten(RC, RCount)));
+  bool Left = ((!IsRoot || leavesAsWritten(SC, SCount)) &&
+               (InPlace || leavesAsWritten(RC, RCount))) ||
+              leftToMPI(Block, Size);
   if (IsRoot)
     noteCollectiveUse(How, SC, Block * Size, Left);
   if (!InPlace)
@@ -289,9 +289,9 @@ int everyToEvery(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
   // The signatures match: a block has the same packed size on every rank.
   uint64_t Block = RC.bytes(RCount);
   int SendBlocks = ToEvery ? Size : 1;
-  bool Left =
-      leftToMPI(Block, Size) ||
-      (leavesAsWritten(RC, RCount) && (InPlace || leavesAsWritten(SC, SCount)));
+  bool Left = (leavesAsWritten(RC, RCount) &&
+               (InPlace || leavesAsWritten(SC, SCount))) ||
+              leftToMPI(Block, Size);
   noteCollectiveUse(How, RC, Block * Size, Left);
   if (!InPlace)
     noteCollectiveUse(How, SC, Block * SendBlocks, Left);

@@ -10,6 +10,7 @@
 #include "CachedKernels.h"
 #include "KernelCompiler.h"
 #include "KernelRegistry.h"
+#include "Packing.h"
 #include "RuntimeLog.h"
 #include "RuntimeState.h"
 #include "SettingsMeasurement.h"
@@ -282,6 +283,10 @@ void start() {
   // DDTC_RT_FORMS=sends alone turns the runtime on, without kernels.
   if (!wantsSubstitution() && Forms != "sends")
     return;
+  int Level = MPI_THREAD_MULTIPLE;
+  PMPI_Query_thread(&Level);
+  R.ConcurrentCalls = Level == MPI_THREAD_MULTIPLE;
+  tabulatePredefinedLayouts(R.Predefined);
   CachedKernels::get().setRank(R.Rank);
   KernelCompiler::get().setRank(R.Rank);
   if (wantsShapes())

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 namespace ddtc {
 
@@ -35,11 +36,7 @@ char *bytes(const void *P) {
   return const_cast<char *>(static_cast<const char *>(P));
 }
 
-} // namespace
-
-PackedLayout getPackedLayout(const Binding *B, MPI_Datatype T) {
-  if (B)
-    return {B->Size, B->Lb, B->Extent, B->Contiguous};
+PackedLayout askMPI(MPI_Datatype T) {
   MPI_Count Size = 0, Lb = 0, Extent = 0, TrueLb = 0, TrueExtent = 0;
   DDTC_MPI_QUERY_FN(PMPI_Type_size)(T, &Size);
   DDTC_MPI_QUERY_FN(PMPI_Type_get_extent)(T, &Lb, &Extent);
@@ -49,6 +46,59 @@ PackedLayout getPackedLayout(const Binding *B, MPI_Datatype T) {
   bool Contiguous =
       Size > 0 && Size == Extent && TrueLb == Lb && TrueExtent == Extent;
   return {static_cast<uint64_t>(Size), Lb, Extent, Contiguous};
+}
+
+/// The predefined types' layouts, in an open-addressed table of handles:
+/// handles are integers (MPICH) or pointers (Open MPI), so a
+/// multiplicative hash of all their bits picks the slot. Filled before
+/// substitution starts and read-only after.
+class PredefinedLayouts {
+public:
+  static PredefinedLayouts &get() {
+    static PredefinedLayouts Table;
+    return Table;
+  }
+  void fill(std::span<const MPI_Datatype> Handles) {
+    for (MPI_Datatype H : Handles)
+      if (H != MPI_DATATYPE_NULL && !find(H))
+        for (size_t I = slot(H);; I = (I + 1) % Slots)
+          if (!Entries[I].Used) {
+            Entries[I] = {H, askMPI(H), true};
+            break;
+          }
+  }
+  const PackedLayout *find(MPI_Datatype H) const {
+    for (size_t I = slot(H); Entries[I].Used; I = (I + 1) % Slots)
+      if (Entries[I].Handle == H)
+        return &Entries[I].Layout;
+    return nullptr;
+  }
+
+private:
+  // Four times the ~70 predefined types: probes stay short.
+  static constexpr size_t Slots = 256;
+  static size_t slot(MPI_Datatype H) {
+    uint64_t Bits = std::hash<MPI_Datatype>{}(H);
+    return static_cast<size_t>((Bits * 0x9E3779B97F4A7C15ull) >> 56);
+  }
+  struct Entry {
+    MPI_Datatype Handle = MPI_DATATYPE_NULL;
+    PackedLayout Layout;
+    bool Used = false;
+  };
+  Entry Entries[Slots];
+};
+
+} // namespace
+
+PackedLayout queryPackedLayout(MPI_Datatype T) {
+  if (const PackedLayout *L = PredefinedLayouts::get().find(T))
+    return *L;
+  return askMPI(T);
+}
+
+void tabulatePredefinedLayouts(std::span<const MPI_Datatype> Handles) {
+  PredefinedLayouts::get().fill(Handles);
 }
 
 int packAny(const Binding *B, MPI_Datatype T, const void *Buf, MPI_Count Count,

@@ -15,6 +15,8 @@
 
 #include <mpi.h>
 
+#include <span>
+
 namespace ddtc {
 
 /// The packed size and placement of Count instances of a type, whether it
@@ -26,7 +28,20 @@ struct PackedLayout {
   /// The packed bytes are the memory at buffer + Lb: no copy needed.
   bool Contiguous = false;
 };
-PackedLayout getPackedLayout(const Binding *B, MPI_Datatype T);
+/// The layout of a type without a binding, from MPI's queries, or from
+/// the table of predefined types where T is one of them.
+PackedLayout queryPackedLayout(MPI_Datatype T);
+/// The layout of T, whose binding is B (null: none). Every collective call
+/// asks for each of its types: inline, and for predefined types from a
+/// table rather than three queries of MPI.
+inline PackedLayout getPackedLayout(const Binding *B, MPI_Datatype T) {
+  if (B)
+    return {B->Size, B->Lb, B->Extent, B->Contiguous};
+  return queryPackedLayout(T);
+}
+/// Fills the table of predefined types' layouts (Handles: the handle table,
+/// MPI_DATATYPE_NULL where a type is missing), before substitution starts.
+void tabulatePredefinedLayouts(std::span<const MPI_Datatype> Handles);
 
 /// Packs Count instances of T at Buf to Out (Count * Size bytes).
 int packAny(const Binding *B, MPI_Datatype T, const void *Buf, MPI_Count Count,

@@ -123,6 +123,20 @@ constexpr uint64_t DefaultCollectiveBlocks = 256;
 struct RuntimeState {
   std::atomic<bool> Active{false};
   int Rank = -1;
+  /// MPI_Query_thread gave MPI_THREAD_MULTIPLE: threads may be in MPI calls
+  /// at once. Set before Active.
+  bool ConcurrentCalls = true;
+  /// Adds N to a count of the report. Below MPI_THREAD_MULTIPLE no two
+  /// threads are ever in MPI at once (MPI-4 §11.6), so a read and a write
+  /// suffice, and a call's counts need no locked add, which on x86 waits
+  /// for every store before it to drain (a call left to MPI makes up to
+  /// six).
+  void count(std::atomic<uint64_t> &C, uint64_t N = 1) const {
+    if (ConcurrentCalls)
+      C.fetch_add(N, std::memory_order_relaxed);
+    else
+      C.store(C.load(std::memory_order_relaxed) + N, std::memory_order_relaxed);
+  }
   std::vector<MPI_Datatype> Predefined;
   BindingTable Bindings;
   PendingRequests Requests;
@@ -238,52 +252,55 @@ struct RuntimeState {
     }
     return nullptr;
   }
-  void noteSubstituted(const Binding &B, uint64_t Bytes) {
+  /// Counts a substituted call of B's type moving Bytes. Unless a caller
+  /// holds bindings by plain pointer (a collective, CollectiveStage.h),
+  /// binds again the types whose compiled kernels arrived: a binding
+  /// replaced is freed where no call holds it.
+  void noteSubstituted(const Binding &B, uint64_t Bytes,
+                       bool MayRebind = true) {
     if (B.Shape)
-      noteShapeBytes(B, Bytes);
-    else if (KernelCompiler::get().pending())
+      noteShapeBytes(B, Bytes, MayRebind);
+    else if (MayRebind && KernelCompiler::get().pending())
       rebindCompiled();
-    Substituted.fetch_add(1, std::memory_order_relaxed);
-    CallSubstituted[static_cast<size_t>(CurrentCall)].fetch_add(
-        1, std::memory_order_relaxed);
-    B.Stats->SubstitutedCalls.fetch_add(1, std::memory_order_relaxed);
-    B.Stats->SubstitutedBytes.fetch_add(Bytes, std::memory_order_relaxed);
+    count(Substituted);
+    count(CallSubstituted[static_cast<size_t>(CurrentCall)]);
+    count(B.Stats->SubstitutedCalls);
+    count(B.Stats->SubstitutedBytes, Bytes);
   }
   void notePassed(const Binding &B) {
-    PassedThrough.fetch_add(1, std::memory_order_relaxed);
-    CallPassed[static_cast<size_t>(CurrentCall)].fetch_add(
-        1, std::memory_order_relaxed);
-    B.Stats->PassedCalls.fetch_add(1, std::memory_order_relaxed);
+    count(PassedThrough);
+    count(CallPassed[static_cast<size_t>(CurrentCall)]);
+    count(B.Stats->PassedCalls);
   }
   /// A collective call left to MPI for the long blocks of B's type
   /// (CollectiveBlocks), counted in notePassed too.
   void noteCollectiveLong(const Binding &B) {
-    CollectiveLong.fetch_add(1, std::memory_order_relaxed);
-    B.Stats->CollectiveLongCalls.fetch_add(1, std::memory_order_relaxed);
+    count(CollectiveLong);
+    count(B.Stats->CollectiveLongCalls);
   }
   void notePassed(const PassedCall &P) {
     if (!P.B)
       return;
     notePassed(*P.B);
     if (P.Typed) {
-      Typed.fetch_add(1, std::memory_order_relaxed);
-      P.B->Stats->TypedCalls.fetch_add(1, std::memory_order_relaxed);
+      count(Typed);
+      count(P.B->Stats->TypedCalls);
     }
     if (P.Sparse) {
-      Sparse.fetch_add(1, std::memory_order_relaxed);
-      P.B->Stats->SparseCalls.fetch_add(1, std::memory_order_relaxed);
+      count(Sparse);
+      count(P.B->Stats->SparseCalls);
     }
     if (P.Formed) {
-      Formed.fetch_add(1, std::memory_order_relaxed);
-      P.B->Stats->FormCalls.fetch_add(1, std::memory_order_relaxed);
+      count(Formed);
+      count(P.B->Stats->FormCalls);
     }
   }
 
   /// A shape kernel's bytes: a type past the threshold has its kernel
   /// compiled (KernelCompiler.h), once.
-  void noteShapeBytes(const Binding &B, uint64_t Bytes) {
+  void noteShapeBytes(const Binding &B, uint64_t Bytes, bool MayRebind) {
     KernelCompiler &C = KernelCompiler::get();
-    if (C.pending())
+    if (MayRebind && C.pending())
       rebindCompiled();
     if (!C.enabled() || B.CompileAsked.load(std::memory_order_relaxed) ||
         B.ShapeBytes.fetch_add(Bytes, std::memory_order_relaxed) + Bytes <

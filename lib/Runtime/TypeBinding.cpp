@@ -468,13 +468,12 @@ MPI_Datatype BindingTable::buildSendFormOnce(Binding &B) {
   return B.SendForm;
 }
 
-BindingRef BindingTable::lookupSlow(MPI_Datatype H, LookupSlot &S) const {
+void BindingTable::fillSlot(MPI_Datatype H, LookupSlot &S) const {
   std::shared_lock<std::shared_mutex> G(Lock);
   auto It = Live.find(H);
   // Read under the lock, the generation is the one of the Live just read.
   S = {this, H, Generation.load(std::memory_order_relaxed),
        It == Live.end() ? nullptr : It->second};
-  return S.B;
 }
 
 void BindingTable::releaseSendForms() {

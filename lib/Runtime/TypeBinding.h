@@ -81,7 +81,7 @@ struct TypeStats {
   bool Compiled = false;
 };
 
-struct Binding {
+struct Binding : std::enable_shared_from_this<Binding> {
   /// The kernel of the whole type, or null.
   const ddtc_kernel *Kernel = nullptr;
   /// Or, where no emitted kernel serves, the shape kernel built at commit
@@ -253,13 +253,10 @@ public:
   /// no type was committed or freed since (Generation): the shared lock, the
   /// hash's division and the reference counts cost more than MPI's own
   /// work for a small message (docs/performance.md, "Per-call overhead").
-  BindingRef lookup(MPI_Datatype H) const {
-    LookupSlot &S = lookupSlot(H);
-    if (S.Table == this && S.Handle == H &&
-        S.Generation == Generation.load(std::memory_order_acquire))
-      return S.B;
-    return lookupSlow(H, S);
-  }
+  BindingRef lookup(MPI_Datatype H) const { return cachedSlot(H).B; }
+  /// lookup() without taking a reference (two locked operations): valid
+  /// while H's binding is the table's, until H is freed or bound again.
+  Binding *find(MPI_Datatype H) const { return cachedSlot(H).B.get(); }
   /// The statistics of every type committed so far, in commit order.
   std::vector<const TypeStats *> stats() const;
 
@@ -312,7 +309,16 @@ private:
     uint64_t Bits = std::hash<MPI_Datatype>{}(H);
     return threadLookupCache()[(Bits * 0x9E3779B97F4A7C15ull) >> 61];
   }
-  BindingRef lookupSlow(MPI_Datatype H, LookupSlot &S) const;
+  /// The calling thread's slot for H, filled from the table where it
+  /// holds another handle or a binding of an earlier generation.
+  const LookupSlot &cachedSlot(MPI_Datatype H) const {
+    LookupSlot &S = lookupSlot(H);
+    if (S.Table != this || S.Handle != H ||
+        S.Generation != Generation.load(std::memory_order_acquire))
+      fillSlot(H, S);
+    return S;
+  }
+  void fillSlot(MPI_Datatype H, LookupSlot &S) const;
   /// Makes B the binding of H (null: none), and the threads' lookup caches
   /// stale. Lock held for writing: every change of Live goes through here.
   void publish(MPI_Datatype H, BindingRef B) {
