@@ -54,8 +54,7 @@ void CachedKernels::open(std::vector<std::string> &Warnings) {
   // else can write to is a way into it.
   for (const std::string &D : {Dir, Dir + "/kernels", Top})
     if (std::string Why = whyUntrusted(D, /*Directory=*/true); !Why.empty()) {
-      Warnings.push_back("kernel cache '" + D + "' is " + Why +
-                         "; not used");
+      Warnings.push_back("kernel cache '" + D + "' is " + Why + "; not used");
       return;
     }
   Root = Top;
@@ -75,8 +74,9 @@ void CachedKernels::scan(std::vector<std::string> *Warnings) {
   for (const std::string &Name : listDirectory(Root))
     if (int R = targetRank(targetOfDirectory(Name)); R >= 0)
       Targets.emplace_back(R, Name);
-  std::stable_sort(Targets.begin(), Targets.end(),
-                   [](const auto &A, const auto &B) { return A.first < B.first; });
+  std::stable_sort(
+      Targets.begin(), Targets.end(),
+      [](const auto &A, const auto &B) { return A.first < B.first; });
   for (const auto &[Rank, Name] : Targets) {
     std::string Sub = Root + "/" + Name;
     if (std::string Why = whyUntrusted(Sub, /*Directory=*/true); !Why.empty()) {

@@ -54,27 +54,33 @@ bool leavesAsWritten(const CollectiveType &C, MPI_Count Count) {
     return true;
   if (!C.OneElement)
     return false;
-  if (C.dense() || !C.B || !C.B->isBound())
+  if (!isPackable(C))
     return true;
-  uint64_t Long = runtime().CollectiveBlocks;
-  return Long && C.B->MeanBlock >= Long;
+  return hasLongBlocks(C) || runtime().collectiveAsFast(*C.B, C.bytes(Count));
+}
+
+bool isPackable(const CollectiveType &C) {
+  return C.OneElement && C.L.Size > 0 && C.B && C.B->isBound() && !C.dense();
 }
 
 bool hasLongBlocks(const CollectiveType &C) {
-  return C.OneElement && C.L.Size > 0 && C.B && C.B->isBound() && !C.dense() &&
-         leavesAsWritten(C, 1);
+  uint64_t Long = runtime().CollectiveBlocks;
+  return isPackable(C) && Long && C.B->MeanBlock >= Long;
 }
 
-bool substitutesCollective(MPI_Comm Comm) {
+bool collectivesActive() {
   RuntimeState &R = runtime();
   if (!R.Active.load(std::memory_order_relaxed))
     return false;
-  // Before the call describes its types (CollectiveType).
   if (KernelCompiler::get().pending())
     R.rebindCompiled();
+  return true;
+}
+
+bool isIntercommunicator(MPI_Comm Comm) {
   int Inter = 0;
   PMPI_Comm_test_inter(Comm, &Inter);
-  return !Inter;
+  return Inter;
 }
 
 void noteCollectiveUse(const CollectiveCall &How, const CollectiveType &C,
@@ -83,14 +89,15 @@ void noteCollectiveUse(const CollectiveCall &How, const CollectiveType &C,
     return;
   bool Passed = Left || !C.B->isBound();
   bool Long = Passed && hasLongBlocks(C);
+  bool AsFast = Passed && !Long && isPackable(C) && C.B->MPIAsFast;
   if (How.persistent())
-    How.Init->Uses.push_back({C.ref(), Bytes, Passed, Long});
+    How.Init->Uses.push_back({C.ref(), Bytes, Passed, Long, AsFast});
   else
-    countCollectiveUse(*C.B, Bytes, Passed, Long);
+    countCollectiveUse(*C.B, Bytes, Passed, Long, AsFast);
 }
 
 void countCollectiveUse(const Binding &B, uint64_t Bytes, bool Left,
-                        bool LongBlocks) {
+                        bool LongBlocks, bool AsFast) {
   RuntimeState &R = runtime();
   if (!Left) {
     R.noteSubstituted(B, Bytes, /*MayRebind=*/false);
@@ -99,6 +106,8 @@ void countCollectiveUse(const Binding &B, uint64_t Bytes, bool Left,
   R.notePassed(B);
   if (LongBlocks)
     R.noteCollectiveLong(B);
+  if (AsFast)
+    R.noteAsFast(B);
 }
 
 CollectiveStage::~CollectiveStage() {

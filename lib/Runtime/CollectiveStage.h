@@ -104,17 +104,29 @@ CollectiveType describeCollectiveType(MPI_Datatype T);
 /// Whether this rank's Count instances of C are best handed to MPI as the
 /// program gave them rather than packed (docs/runtime.md, "Collectives"):
 /// nothing moves; or C is of one element and dense (its memory is its
-/// packed bytes), has no kernel (MPI would pack it anyway), or has blocks
+/// packed bytes), has no kernel (MPI would pack it anyway), has blocks
 /// that average DDTC_RT_COLLECTIVE_BLOCKS or more (MPI moves them as fast
-/// as a packed copy, which adds a pack and an unpack).
+/// as a packed copy, which adds a pack and an unpack), or is a type MPI's
+/// engine packs as fast as its kernel in a block MPI sends eagerly
+/// (RuntimeState::collectiveAsFast).
 bool leavesAsWritten(const CollectiveType &C, MPI_Count Count);
-/// Whether C is left to MPI for its long blocks alone (the report counts
-/// such calls).
+/// Whether C is of one element, bound and not dense: packed unless a rule
+/// leaves it to MPI.
+bool isPackable(const CollectiveType &C);
+/// Whether C is left to MPI for its long blocks (the report counts such
+/// calls).
 bool hasLongBlocks(const CollectiveType &C);
 
-/// Whether collectives on Comm are substituted: substitution is on (the
-/// same on every rank) and Comm is an intracommunicator.
-bool substitutesCollective(MPI_Comm Comm);
+/// Whether collectives are substituted at all: substitution is on (the
+/// same on every rank). Binds again the types whose compiled kernels
+/// arrived, before the call describes its types (CollectiveType).
+bool collectivesActive();
+/// Whether Comm is an intercommunicator, whose collectives pass through.
+bool isIntercommunicator(MPI_Comm Comm);
+/// Whether collectives on Comm are substituted: both of the above.
+inline bool substitutesCollective(MPI_Comm Comm) {
+  return collectivesActive() && !isIntercommunicator(Comm);
+}
 
 /// One use of a type by a collective call, as the report counts it.
 struct CollectiveUse {
@@ -122,14 +134,15 @@ struct CollectiveUse {
   uint64_t Bytes = 0;
   bool Left = false;
   bool LongBlocks = false; ///< left for its long blocks
+  bool AsFast = false;     ///< left as MPI packs its type as fast
 };
 
 /// Counts a use of B's type moving Bytes, substituted or (Left) left to
-/// MPI, for its long blocks or not. By reference: every collective call
-/// counts its types, and a copy of a BindingRef costs two atomic
-/// operations.
+/// MPI, for its long blocks, as MPI packs it as fast, or neither. By reference:
+/// every collective call counts its types, and a copy of a BindingRef costs two
+/// atomic operations.
 void countCollectiveUse(const Binding &B, uint64_t Bytes, bool Left,
-                        bool LongBlocks);
+                        bool LongBlocks, bool AsFast);
 
 class CollectiveStage;
 

@@ -165,7 +165,6 @@ int gather(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
     return Plain();
   int Rank = 0, Size = 0;
   PMPI_Comm_rank(Comm, &Rank);
-  PMPI_Comm_size(Comm, &Size);
   bool IsRoot = Rank == Root;
   bool InPlace = IsRoot && SBuf == MPI_IN_PLACE;
   // The receive arguments count at the root only, the send ones on every
@@ -176,9 +175,13 @@ int gather(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
   if (IsRoot)
     RC = describeCollectiveType(RT);
   uint64_t Block = IsRoot ? RC.bytes(RCount) : SC.bytes(SCount);
-  bool Left = ((InPlace || leavesAsWritten(SC, SCount)) &&
-               (!IsRoot || leavesAsWritten(RC, RCount))) ||
-              leftToMPI(Block, Size);
+  bool Left = (InPlace || leavesAsWritten(SC, SCount)) &&
+              (!IsRoot || leavesAsWritten(RC, RCount));
+  // The size only where the types leave it in doubt.
+  if (!Left) {
+    PMPI_Comm_size(Comm, &Size);
+    Left = leftToMPI(Block, Size);
+  }
   if (!InPlace)
     noteCollectiveUse(How, SC, Block, Left);
   if (IsRoot)
@@ -224,7 +227,6 @@ int scatter(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
     return Plain();
   int Rank = 0, Size = 0;
   PMPI_Comm_rank(Comm, &Rank);
-  PMPI_Comm_size(Comm, &Size);
   bool IsRoot = Rank == Root;
   bool InPlace = IsRoot && RBuf == MPI_IN_PLACE;
   CollectiveType SC, RC;
@@ -233,9 +235,12 @@ int scatter(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
   if (!InPlace)
     RC = describeCollectiveType(RT);
   uint64_t Block = IsRoot ? SC.bytes(SCount) : RC.bytes(RCount);
-  bool Left = ((!IsRoot || leavesAsWritten(SC, SCount)) &&
-               (InPlace || leavesAsWritten(RC, RCount))) ||
-              leftToMPI(Block, Size);
+  bool Left = (!IsRoot || leavesAsWritten(SC, SCount)) &&
+              (InPlace || leavesAsWritten(RC, RCount));
+  if (!Left) {
+    PMPI_Comm_size(Comm, &Size);
+    Left = leftToMPI(Block, Size);
+  }
   if (IsRoot)
     noteCollectiveUse(How, SC, Block * Size, Left);
   if (!InPlace)
@@ -278,20 +283,29 @@ int everyToEvery(const void *SBuf, CountT SCount, MPI_Datatype ST, void *RBuf,
   auto Plain = [&] {
     return callCollective(How, Fns, SBuf, SCount, ST, RBuf, RCount, RT, Comm);
   };
-  if (!substitutesCollective(Comm))
+  // Every argument counts on every rank, on an intercommunicator too: the
+  // types are described before asking MPI anything, and a call whose types
+  // are best left to MPI (most calls) is made without a query of MPI.
+  if (!collectivesActive())
     return Plain();
-  int Rank = 0, Size = 0;
-  PMPI_Comm_rank(Comm, &Rank);
-  PMPI_Comm_size(Comm, &Size);
   bool InPlace = SBuf == MPI_IN_PLACE;
   CollectiveType RC = describeCollectiveType(RT);
   CollectiveType SC = InPlace ? RC : describeCollectiveType(ST);
   // The signatures match: a block has the same packed size on every rank.
   uint64_t Block = RC.bytes(RCount);
+  if (leavesAsWritten(RC, RCount) && (InPlace || leavesAsWritten(SC, SCount))) {
+    noteCollectiveUse(How, RC, Block, /*Left=*/true);
+    if (!InPlace)
+      noteCollectiveUse(How, SC, Block, /*Left=*/true);
+    return Plain();
+  }
+  if (isIntercommunicator(Comm))
+    return Plain();
+  int Rank = 0, Size = 0;
+  PMPI_Comm_rank(Comm, &Rank);
+  PMPI_Comm_size(Comm, &Size);
   int SendBlocks = ToEvery ? Size : 1;
-  bool Left = (leavesAsWritten(RC, RCount) &&
-               (InPlace || leavesAsWritten(SC, SCount))) ||
-              leftToMPI(Block, Size);
+  bool Left = leftToMPI(Block, Size);
   noteCollectiveUse(How, RC, Block * Size, Left);
   if (!InPlace)
     noteCollectiveUse(How, SC, Block * SendBlocks, Left);

@@ -165,9 +165,7 @@ int degreeOf(const MPI_Fint *Comm, bool In) {
 // type(MPI_Status) is MPI_F08_status, laid out as MPICH's C status.
 #ifdef OPEN_MPI
 using FortranStatus = MPI_Fint;
-bool isStatusIgnore(const FortranStatus *P) {
-  return P == MPI_F_STATUS_IGNORE;
-}
+bool isStatusIgnore(const FortranStatus *P) { return P == MPI_F_STATUS_IGNORE; }
 bool isStatusesIgnore(const FortranStatus *P) {
   return P == MPI_F_STATUSES_IGNORE;
 }
@@ -244,7 +242,9 @@ struct InPlaceBuf : Passed {
   using Fortran = void *;
   void *P;
   explicit InPlaceBuf(void *F)
-      : P(isInPlace(F) ? MPI_IN_PLACE : isBottom(F) ? MPI_BOTTOM : F) {}
+      : P(isInPlace(F)  ? MPI_IN_PLACE
+          : isBottom(F) ? MPI_BOTTOM
+                        : F) {}
   void *c() const { return P; }
 };
 
@@ -556,14 +556,13 @@ int initThreadFromFortran(int Required, int *Provided) {
                             _13, _14, N, ...)                                  \
   N
 #define DDTC_FORTRAN_EACH(M, ...)                                              \
-  DDTC_FORTRAN_EACH_N(__VA_ARGS__ __VA_OPT__(, ) DDTC_FORTRAN_EACH_14,         \
-                      DDTC_FORTRAN_EACH_13, DDTC_FORTRAN_EACH_12,              \
-                      DDTC_FORTRAN_EACH_11, DDTC_FORTRAN_EACH_10,              \
-                      DDTC_FORTRAN_EACH_9, DDTC_FORTRAN_EACH_8,                \
-                      DDTC_FORTRAN_EACH_7, DDTC_FORTRAN_EACH_6,                \
-                      DDTC_FORTRAN_EACH_5, DDTC_FORTRAN_EACH_4,                \
-                      DDTC_FORTRAN_EACH_3, DDTC_FORTRAN_EACH_2,                \
-                      DDTC_FORTRAN_EACH_1, DDTC_FORTRAN_EACH_0)                \
+  DDTC_FORTRAN_EACH_N(                                                         \
+      __VA_ARGS__ __VA_OPT__(, ) DDTC_FORTRAN_EACH_14, DDTC_FORTRAN_EACH_13,   \
+      DDTC_FORTRAN_EACH_12, DDTC_FORTRAN_EACH_11, DDTC_FORTRAN_EACH_10,        \
+      DDTC_FORTRAN_EACH_9, DDTC_FORTRAN_EACH_8, DDTC_FORTRAN_EACH_7,           \
+      DDTC_FORTRAN_EACH_6, DDTC_FORTRAN_EACH_5, DDTC_FORTRAN_EACH_4,           \
+      DDTC_FORTRAN_EACH_3, DDTC_FORTRAN_EACH_2, DDTC_FORTRAN_EACH_1,           \
+      DDTC_FORTRAN_EACH_0)                                                     \
   (M __VA_OPT__(, ) __VA_ARGS__)
 
 // One parameter, (Kind, name[, extra]), as a parameter of the entry point,
@@ -632,7 +631,7 @@ int initThreadFromFortran(int Required, int *Provided) {
 // MPI_Type_set_name: the name is a Fortran string, whose length comes after
 // ierr. The trace library names its types by it.
 #define DDTC_FORTRAN_SET_NAME(Symbol)                                          \
-  DDTC_EXPORT void Symbol(MPI_Fint *datatype, const char *type_name,          \
+  DDTC_EXPORT void Symbol(MPI_Fint *datatype, const char *type_name,           \
                           MPI_Fint *ierr, int name_len) {                      \
     using namespace ddtc::fortran;                                             \
     MPI_Datatype T = typeF2c(*datatype);                                       \

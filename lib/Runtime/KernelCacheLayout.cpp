@@ -111,8 +111,8 @@ std::string entryFileName(uint64_t KeyHi, uint64_t KeyLo, uint64_t Size,
          std::to_string(Extent) + ".so";
 }
 
-bool parseEntryFileName(std::string_view Name, uint64_t &KeyHi,
-                        uint64_t &KeyLo, uint64_t &Size, int64_t &Extent) {
+bool parseEntryFileName(std::string_view Name, uint64_t &KeyHi, uint64_t &KeyLo,
+                        uint64_t &Size, int64_t &Extent) {
   if (Name.size() < 32 + 7 || Name.substr(Name.size() - 3) != ".so" ||
       Name[32] != '.' || !parseHex64(Name.substr(0, 16), KeyHi) ||
       !parseHex64(Name.substr(16, 16), KeyLo))

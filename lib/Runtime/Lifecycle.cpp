@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <iterator>
 #include <string>
@@ -165,6 +166,44 @@ void configureTypedBlocks(RuntimeState &R, const RuntimeSettings &Settings,
                    "> 0, at most " +
                    std::to_string(MaxTypedRules) + " rules) nor off; keeping " +
                    DefaultTypedBlocks);
+}
+
+/// V in JSON and in messages, to four significant digits.
+std::string decimal(double V) {
+  char Text[32];
+  std::snprintf(Text, sizeof Text, "%.4g", V);
+  return Text;
+}
+
+/// DDTC_RT_PACK_TIES=FACTOR|off (docs/runtime.md, "Types MPI packs as
+/// fast"): where MPI_Pack takes at most FACTOR times the kernel's time, an
+/// eager message of the type goes to MPI as written. Read after the split
+/// windows, whose lower ends bound the eager messages.
+void configurePackTies(RuntimeState &R, const RuntimeSettings &Settings) {
+  double Factor = DefaultTieFactor;
+  if (const char *V = Settings.get("DDTC_RT_PACK_TIES")) {
+    char *End = nullptr;
+    double F = std::strtod(V, &End);
+    if (std::string_view(V) == "off")
+      Factor = 0;
+    else if (End != V && *End == '\0' && F > 0 && F < 1e6)
+      Factor = F;
+    else
+      warn(R.Rank, Settings.where("DDTC_RT_PACK_TIES") + "DDTC_RT_PACK_TIES='" +
+                       V +
+                       "' is neither a factor (a number above 0) nor off; "
+                       "keeping " +
+                       decimal(DefaultTieFactor));
+  }
+  R.TieFactor = Factor;
+  if (Factor == 0)
+    return;
+  for (bool Remote : {false, true}) {
+    uint64_t From = SplitSends::get().from(Remote);
+    R.EagerBytes[Remote] = From ? From : DefaultEagerBytes;
+  }
+  R.Bindings.enablePackTiming(std::max(R.EagerBytes[0], R.EagerBytes[1]),
+                              Factor);
 }
 
 RuntimeSettings &settings() {
@@ -313,6 +352,7 @@ void start() {
       warn(R.Rank, Settings.where(Name) + W);
     configureTypedBlocks(R, Settings, Remote);
   }
+  configurePackTies(R, Settings);
   if (const char *V = Settings.get("DDTC_RT_SPARSE_BLOCKS")) {
     std::string_view S(V);
     if (S == "off" || S == "on")
@@ -380,7 +420,8 @@ std::string report() {
   J += "  \"typed_large_blocks\": " + std::to_string(R.Typed.load()) +
        ", \"sparse_blocks\": " + std::to_string(R.Sparse.load()) +
        ", \"collective_large_blocks\": " +
-       std::to_string(R.CollectiveLong.load()) + ",\n";
+       std::to_string(R.CollectiveLong.load()) +
+       ", \"mpi_as_fast\": " + std::to_string(R.AsFast.load()) + ",\n";
   // The settings in force, where they came from and, within a node and
   // between nodes, what they are: a report says which machine's
   // measurement a run used.
@@ -411,6 +452,10 @@ std::string report() {
        ", \"collective_blocks\": " +
        (R.CollectiveBlocks ? std::to_string(R.CollectiveBlocks)
                            : std::string("\"off\"")) +
+       ", \"pack_ties\": " +
+       (R.TieFactor ? decimal(R.TieFactor) : std::string("\"off\"")) +
+       ", \"eager_bytes\": " + std::to_string(R.EagerBytes[0]) +
+       ", \"remote_eager_bytes\": " + std::to_string(R.EagerBytes[1]) +
        ", \"shapes\": " + jsonQuote(R.Bindings.shapesEnabled() ? "on" : "off") +
        ", \"forms\": " +
        jsonQuote(R.Bindings.sendFormsEnabled() ? "sends" : "off") + "},\n";
@@ -477,6 +522,12 @@ std::string report() {
       J += ", \"sparse_blocks\": " + std::to_string(Sparse);
     if (uint64_t Long = S->CollectiveLongCalls.load())
       J += ", \"collective_large_blocks\": " + std::to_string(Long);
+    if (S->Timing)
+      J += ", \"pack_ns\": {\"bytes\": " + std::to_string(S->Timing->Bytes) +
+           ", \"kernel\": " + decimal(S->Timing->KernelNs) +
+           ", \"mpi\": " + decimal(S->Timing->MPINs) +
+           ", \"copy\": " + decimal(S->Timing->CopyNs) +
+           "}, \"mpi_as_fast\": " + std::to_string(S->AsFastCalls.load());
     if (const char *Form = S->Form.load(std::memory_order_relaxed))
       J += ", \"form\": " + jsonQuote(Form) +
            ", \"sent_in_form\": " + std::to_string(S->FormCalls.load());

@@ -75,9 +75,10 @@ public:
     if (Target == AllTargets) {
       Taken.swap(Ops);
     } else {
-      auto Kept = std::stable_partition(
-          Ops.begin(), Ops.end(),
-          [&](const Entry &E) { return E.Target != Target; });
+      auto Kept =
+          std::stable_partition(Ops.begin(), Ops.end(), [&](const Entry &E) {
+            return E.Target != Target;
+          });
       Taken.assign(std::make_move_iterator(Kept),
                    std::make_move_iterator(Ops.end()));
       Ops.erase(Kept, Ops.end());
@@ -190,8 +191,8 @@ int record(Side &Origin, Side &Result, int Rc, MPI_Win W, int Target,
   RuntimeState &R = runtime();
   for (Side *X : {&Origin, &Result})
     if (X->B)
-      R.noteSubstituted(*X->B, static_cast<uint64_t>(X->Count) *
-                                   X->B->ElementSize);
+      R.noteSubstituted(*X->B,
+                        static_cast<uint64_t>(X->Count) * X->B->ElementSize);
   if (Request) {
     Pending P;
     P.OwnsBuffer = false;
@@ -256,8 +257,8 @@ DDTC_EXPORT int MPI_Accumulate(const void *origin_addr, int origin_count,
   Side O = stage(origin_addr, origin_count, origin_datatype, /*Pack=*/true);
   Side None = absent(nullptr, 0, MPI_DATATYPE_NULL);
   int Rc = DDTC_MPI_COUNT_FN(PMPI_Accumulate)(
-      O.Buf, countArg(O.Count), O.Type, target_rank, target_disp,
-      target_count, target_datatype, op, win);
+      O.Buf, countArg(O.Count), O.Type, target_rank, target_disp, target_count,
+      target_datatype, op, win);
   return record(O, None, Rc, win, target_rank, nullptr);
 }
 
@@ -274,14 +275,12 @@ Side stageFetchOrigin(const void *Buf, int Count, MPI_Datatype T, MPI_Op Op) {
 
 } // namespace
 
-DDTC_EXPORT int MPI_Get_accumulate(const void *origin_addr, int origin_count,
-                                   MPI_Datatype origin_datatype,
-                                   void *result_addr, int result_count,
-                                   MPI_Datatype result_datatype,
-                                   int target_rank, MPI_Aint target_disp,
-                                   int target_count,
-                                   MPI_Datatype target_datatype, MPI_Op op,
-                                   MPI_Win win) {
+DDTC_EXPORT int
+MPI_Get_accumulate(const void *origin_addr, int origin_count,
+                   MPI_Datatype origin_datatype, void *result_addr,
+                   int result_count, MPI_Datatype result_datatype,
+                   int target_rank, MPI_Aint target_disp, int target_count,
+                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
   CallScope Scope(SubstitutedCall::GetAccumulate);
   Side O = stageFetchOrigin(origin_addr, origin_count, origin_datatype, op);
   Side Res = stage(result_addr, result_count, result_datatype, /*Pack=*/false);
@@ -332,8 +331,8 @@ DDTC_EXPORT int MPI_Raccumulate(const void *origin_addr, int origin_count,
   Side O = stage(origin_addr, origin_count, origin_datatype, /*Pack=*/true);
   Side None = absent(nullptr, 0, MPI_DATATYPE_NULL);
   int Rc = DDTC_MPI_COUNT_FN(PMPI_Raccumulate)(
-      O.Buf, countArg(O.Count), O.Type, target_rank, target_disp,
-      target_count, target_datatype, op, win, request);
+      O.Buf, countArg(O.Count), O.Type, target_rank, target_disp, target_count,
+      target_datatype, op, win, request);
   return record(O, None, Rc, win, target_rank, request);
 }
 
@@ -374,8 +373,7 @@ DDTC_EXPORT int MPI_Win_unlock(int rank, MPI_Win win) {
 }
 
 DDTC_EXPORT int MPI_Win_unlock_all(MPI_Win win) {
-  return synchronize(win, AllTargets,
-                     [&] { return PMPI_Win_unlock_all(win); });
+  return synchronize(win, AllTargets, [&] { return PMPI_Win_unlock_all(win); });
 }
 
 DDTC_EXPORT int MPI_Win_flush(int rank, MPI_Win win) {

@@ -121,8 +121,7 @@ int initPacked(const void *Buf, MPI_Count Count, MPI_Datatype T, int Peer,
   MPI_Datatype Passed;
   bool Remote = false;
   RuntimeState::PassedCall Pass;
-  BindingRef B =
-      R.decideMessage(T, Count, Comm, Peer, Remote, Passed, Pass);
+  BindingRef B = R.decideMessage(T, Count, Comm, Peer, Remote, Passed, Pass);
   if (!B)
     return initPassed(Init(Buf, Count, Passed), Request, Call, std::move(Pass));
   uint64_t Bytes = static_cast<uint64_t>(Count) * B->Size;
@@ -139,9 +138,16 @@ int initPacked(const void *Buf, MPI_Count Count, MPI_Datatype T, int Peer,
     BufferPool::get().release(Packed, Allocated);
     return Rc;
   }
-  PersistentRequest P{std::move(B), Packed, Bytes, Allocated,
-                      Wire.Type != MPI_PACKED, const_cast<void *>(Buf),
-                      Count, IsReceive, Call, {}};
+  PersistentRequest P{std::move(B),
+                      Packed,
+                      Bytes,
+                      Allocated,
+                      Wire.Type != MPI_PACKED,
+                      const_cast<void *>(Buf),
+                      Count,
+                      IsReceive,
+                      Call,
+                      {}};
   PersistentTable::get().add(*Request, std::move(P));
   return Rc;
 }
@@ -154,9 +160,8 @@ int sendInit(SubstitutedCall Call, SendInitFn Fn, const void *buf,
              MPI_Count count, MPI_Datatype datatype, int dest, int tag,
              MPI_Comm comm, MPI_Request *request) {
   CallScope Scope(Call);
-  return initPacked(buf, count, datatype, dest, comm, /*IsReceive=*/false,
-                    Call, request,
-                    [&](const void *B, MPI_Count N, MPI_Datatype T) {
+  return initPacked(buf, count, datatype, dest, comm, /*IsReceive=*/false, Call,
+                    request, [&](const void *B, MPI_Count N, MPI_Datatype T) {
                       return Fn(B, countArg(N), T, dest, tag, comm, request);
                     });
 }
@@ -192,8 +197,7 @@ void afterStart(MPI_Request R, const PersistentRequest &P) {
     return;
   }
   State.noteSubstituted(*P.B, P.Bytes);
-  Pending Start{P.IsReceive, P.Packed, P.Allocated, P.UserBuffer, P.Count,
-                P.B};
+  Pending Start{P.IsReceive, P.Packed, P.Allocated, P.UserBuffer, P.Count, P.B};
   Start.OwnsBuffer = false;
   State.Requests.add(R, std::move(Start));
 }
@@ -228,9 +232,9 @@ bool freePersistentRequest(MPI_Request *Request, int &Rc) {
 
 } // namespace ddtc
 
-DDTC_EXPORT int MPI_Send_init(const void *buf, int count,
-                              MPI_Datatype datatype, int dest, int tag,
-                              MPI_Comm comm, MPI_Request *request) {
+DDTC_EXPORT int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype,
+                              int dest, int tag, MPI_Comm comm,
+                              MPI_Request *request) {
   return sendInit(SubstitutedCall::SendInit, DDTC_MPI_COUNT_FN(PMPI_Send_init),
                   buf, count, datatype, dest, tag, comm, request);
 }

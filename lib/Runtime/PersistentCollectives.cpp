@@ -77,7 +77,7 @@ int beforeCollectiveStart(const PersistentCollective &P) {
 void afterCollectiveStart(MPI_Request R, const PersistentCollective &P) {
   CallScope Scope(P.Call);
   for (const CollectiveUse &U : P.Uses)
-    countCollectiveUse(*U.B, U.Bytes, U.Left, U.LongBlocks);
+    countCollectiveUse(*U.B, U.Bytes, U.Left, U.LongBlocks, U.AsFast);
   if (P.Stage && P.Stage->needsCompletion())
     addPendingStage(R, P.Stage);
 }

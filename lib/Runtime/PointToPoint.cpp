@@ -117,8 +117,7 @@ int recvPacked(void *Buf, MPI_Count Count, MPI_Datatype T, int Source,
   RuntimeState &R = runtime();
   MPI_Datatype Passed;
   bool Remote = false;
-  BindingRef B =
-      R.substitutableMessage(T, Count, Comm, Source, Remote, Passed);
+  BindingRef B = R.substitutableMessage(T, Count, Comm, Source, Remote, Passed);
   if (!B)
     return Recv(Buf, Count, Passed, Status);
   uint64_t Bytes = Count * B->Size;
@@ -173,8 +172,8 @@ int irecv(void *buf, MPI_Count count, MPI_Datatype datatype, int source,
                      });
 }
 
-int recv(void *buf, MPI_Count count, MPI_Datatype datatype, int source,
-         int tag, MPI_Comm comm, MPI_Status *status) {
+int recv(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+         MPI_Comm comm, MPI_Status *status) {
   CallScope Scope(SubstitutedCall::Recv);
   return recvPacked(buf, count, datatype, source, comm, status,
                     [&](void *B, MPI_Count N, MPI_Datatype T, MPI_Status *St) {
@@ -200,16 +199,16 @@ int mrecv(void *buf, MPI_Count count, MPI_Datatype datatype,
   };
   if (!isMessage(*message))
     return Recv(buf, count, datatype, status);
-  return recvPacked(buf, count, datatype, MPI_ANY_SOURCE, MPI_COMM_SELF,
-                    status, Recv);
+  return recvPacked(buf, count, datatype, MPI_ANY_SOURCE, MPI_COMM_SELF, status,
+                    Recv);
 }
 
 int imrecv(void *buf, MPI_Count count, MPI_Datatype datatype,
            MPI_Message *message, MPI_Request *request) {
   CallScope Scope(SubstitutedCall::Imrecv);
   auto Start = [&](const void *B, MPI_Count N, MPI_Datatype T) {
-    return DDTC_MPI_COUNT_FN(PMPI_Imrecv)(const_cast<void *>(B), countArg(N),
-                                          T, message, request);
+    return DDTC_MPI_COUNT_FN(PMPI_Imrecv)(const_cast<void *>(B), countArg(N), T,
+                                          message, request);
   };
   if (!isMessage(*message))
     return Start(buf, count, datatype);
@@ -227,14 +226,14 @@ DDTC_EXPORT int MPI_Send(const void *buf, int count, MPI_Datatype datatype,
 
 DDTC_EXPORT int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype,
                           int dest, int tag, MPI_Comm comm) {
-  return send(SubstitutedCall::Ssend, DDTC_MPI_COUNT_FN(PMPI_Ssend), buf,
-              count, datatype, dest, tag, comm);
+  return send(SubstitutedCall::Ssend, DDTC_MPI_COUNT_FN(PMPI_Ssend), buf, count,
+              datatype, dest, tag, comm);
 }
 
 DDTC_EXPORT int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype,
                           int dest, int tag, MPI_Comm comm) {
-  return send(SubstitutedCall::Rsend, DDTC_MPI_COUNT_FN(PMPI_Rsend), buf,
-              count, datatype, dest, tag, comm);
+  return send(SubstitutedCall::Rsend, DDTC_MPI_COUNT_FN(PMPI_Rsend), buf, count,
+              datatype, dest, tag, comm);
 }
 
 DDTC_EXPORT int MPI_Isend(const void *buf, int count, MPI_Datatype datatype,
@@ -247,15 +246,15 @@ DDTC_EXPORT int MPI_Isend(const void *buf, int count, MPI_Datatype datatype,
 DDTC_EXPORT int MPI_Issend(const void *buf, int count, MPI_Datatype datatype,
                            int dest, int tag, MPI_Comm comm,
                            MPI_Request *request) {
-  return startSend(SubstitutedCall::Issend, DDTC_MPI_COUNT_FN(PMPI_Issend),
-                   buf, count, datatype, dest, tag, comm, request);
+  return startSend(SubstitutedCall::Issend, DDTC_MPI_COUNT_FN(PMPI_Issend), buf,
+                   count, datatype, dest, tag, comm, request);
 }
 
 DDTC_EXPORT int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype,
                            int dest, int tag, MPI_Comm comm,
                            MPI_Request *request) {
-  return startSend(SubstitutedCall::Irsend, DDTC_MPI_COUNT_FN(PMPI_Irsend),
-                   buf, count, datatype, dest, tag, comm, request);
+  return startSend(SubstitutedCall::Irsend, DDTC_MPI_COUNT_FN(PMPI_Irsend), buf,
+                   count, datatype, dest, tag, comm, request);
 }
 
 DDTC_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype,
@@ -312,15 +311,15 @@ DDTC_EXPORT int MPI_Isend_c(const void *buf, MPI_Count count,
 DDTC_EXPORT int MPI_Issend_c(const void *buf, MPI_Count count,
                              MPI_Datatype datatype, int dest, int tag,
                              MPI_Comm comm, MPI_Request *request) {
-  return startSend(SubstitutedCall::Issend, PMPI_Issend_c, buf, count,
-                   datatype, dest, tag, comm, request);
+  return startSend(SubstitutedCall::Issend, PMPI_Issend_c, buf, count, datatype,
+                   dest, tag, comm, request);
 }
 
 DDTC_EXPORT int MPI_Irsend_c(const void *buf, MPI_Count count,
                              MPI_Datatype datatype, int dest, int tag,
                              MPI_Comm comm, MPI_Request *request) {
-  return startSend(SubstitutedCall::Irsend, PMPI_Irsend_c, buf, count,
-                   datatype, dest, tag, comm, request);
+  return startSend(SubstitutedCall::Irsend, PMPI_Irsend_c, buf, count, datatype,
+                   dest, tag, comm, request);
 }
 
 DDTC_EXPORT int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype,
@@ -340,9 +339,8 @@ DDTC_EXPORT int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype,
   return mrecv(buf, count, datatype, message, status);
 }
 
-DDTC_EXPORT int MPI_Imrecv_c(void *buf, MPI_Count count,
-                             MPI_Datatype datatype, MPI_Message *message,
-                             MPI_Request *request) {
+DDTC_EXPORT int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Message *message, MPI_Request *request) {
   return imrecv(buf, count, datatype, message, request);
 }
 #endif
@@ -415,19 +413,19 @@ int sendrecv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
              MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
              MPI_Status *status) {
   CallScope Scope(SubstitutedCall::Sendrecv);
-  return sendrecvPacked(
-      sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-      recvtype, source, recvtag, comm, status,
-      [&](MPI_Datatype SendType, MPI_Datatype RecvType) {
-        return DDTC_MPI_COUNT_FN(PMPI_Sendrecv)(
-            sendbuf, countArg(sendcount), SendType, dest, sendtag, recvbuf,
-            countArg(recvcount), RecvType, source, recvtag, comm, status);
-      });
+  return sendrecvPacked(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                        recvcount, recvtype, source, recvtag, comm, status,
+                        [&](MPI_Datatype SendType, MPI_Datatype RecvType) {
+                          return DDTC_MPI_COUNT_FN(PMPI_Sendrecv)(
+                              sendbuf, countArg(sendcount), SendType, dest,
+                              sendtag, recvbuf, countArg(recvcount), RecvType,
+                              source, recvtag, comm, status);
+                        });
 }
 
-int sendrecvReplace(void *buf, MPI_Count count, MPI_Datatype datatype,
-                    int dest, int sendtag, int source, int recvtag,
-                    MPI_Comm comm, MPI_Status *status) {
+int sendrecvReplace(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                    int sendtag, int source, int recvtag, MPI_Comm comm,
+                    MPI_Status *status) {
   CallScope Scope(SubstitutedCall::SendrecvReplace);
   // As written, MPI_Sendrecv_replace itself (with the program's type: a
   // form for sends would be one side's only).

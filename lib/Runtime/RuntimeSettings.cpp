@@ -27,7 +27,8 @@ constexpr const char *Settings[] = {"DDTC_RT_SPLIT_SEND",
                                     "DDTC_RT_FORMS",
                                     "DDTC_RT_SHAPES",
                                     "DDTC_RT_SPARSE_BLOCKS",
-                                    "DDTC_RT_COLLECTIVE_BLOCKS"};
+                                    "DDTC_RT_COLLECTIVE_BLOCKS",
+                                    "DDTC_RT_PACK_TIES"};
 
 /// What a file says of itself: the version of its contents and what it was
 /// measured on.
@@ -100,7 +101,8 @@ bool RuntimeSettings::read(const std::string &File, const std::string &Label,
           " is not a setting of the runtime (DDTC_RT_SPLIT_SEND, "
           "DDTC_RT_TYPED_BLOCKS, their DDTC_RT_REMOTE_ forms, "
           "DDTC_RT_MAX_BUFFER, DDTC_RT_FORMS, DDTC_RT_SHAPES, "
-          "DDTC_RT_SPARSE_BLOCKS, DDTC_RT_COLLECTIVE_BLOCKS); ignored");
+          "DDTC_RT_SPARSE_BLOCKS, DDTC_RT_COLLECTIVE_BLOCKS, "
+          "DDTC_RT_PACK_TIES); ignored");
       continue;
     }
     FromFile[Name] = trim(Text.substr(Eq + 1));

@@ -120,6 +120,21 @@ struct CallScope {
 /// lose 0.64-0.78x packed, those of 64 bytes and less gain).
 constexpr uint64_t DefaultCollectiveBlocks = 256;
 
+/// DDTC_RT_PACK_TIES's default: MPI's engine is as fast as a kernel where
+/// MPI_Pack, timed at commit on a buffer in cache, takes at most this many
+/// times the kernel's pack and a copy of the packed bytes. Past the
+/// in-cache copy timed, the packed path pays the copy into the other
+/// core's buffer and the staging: on this project's machine LAMMPS_atomic,
+/// timed at 1.1-1.24, ran at 0.81-1.03x of MPICH packed in every
+/// operation, and NAS_LU_y, at 2.2-2.4, gained 1.3-1.8x (docs/performance.md,
+/// "Types MPI packs as fast").
+constexpr double DefaultTieFactor = 1.5;
+/// The eager messages where no split window was measured: on this
+/// project's machine MPICH 4.0.2 and Open MPI 4.1.4 send 4 KiB contiguous
+/// within a node without a rendezvous (their measured windows start at
+/// 8 KiB and at 4,000 bytes).
+constexpr uint64_t DefaultEagerBytes = 4096;
+
 struct RuntimeState {
   std::atomic<bool> Active{false};
   int Rank = -1;
@@ -175,6 +190,27 @@ struct RuntimeState {
   /// Active.
   uint64_t CollectiveBlocks = DefaultCollectiveBlocks;
   std::atomic<uint64_t> Sparse{0};
+  /// DDTC_RT_PACK_TIES (docs/runtime.md, "Types MPI packs as fast"): a
+  /// point-to-point message, or a collective's block, of at most
+  /// EagerBytes packed bytes within a node [0] or between nodes [1] goes to
+  /// MPI as written where MPI's engine packs its type as fast as the
+  /// kernel (Binding::MPIAsFast): MPI packs such a message into its eager
+  /// buffer, the runtime into its own and MPI copies it. EagerBytes is the
+  /// split window's lower end where measured (the largest message MPI sends
+  /// contiguous without a rendezvous), else DefaultEagerBytes; 0: the rule
+  /// is off. Set before Active.
+  uint64_t EagerBytes[2] = {0, 0};
+  double TieFactor = 0; ///< 0: off
+  bool leftAsFast(const Binding &B, uint64_t Bytes, bool Remote) const {
+    return B.MPIAsFast && Bytes <= EagerBytes[Remote];
+  }
+  /// A collective's blocks go to ranks of this node and, in a job across
+  /// nodes, to others: the smaller bound.
+  bool collectiveAsFast(const Binding &B, uint64_t Bytes) const {
+    return leftAsFast(B, Bytes,
+                      Peers.spansNodes() && EagerBytes[1] < EagerBytes[0]);
+  }
+  std::atomic<uint64_t> AsFast{0};
   /// Collective calls left to MPI for long blocks (CollectiveBlocks).
   std::atomic<uint64_t> CollectiveLong{0};
   /// Point-to-point calls passed through that handed MPI a type's form
@@ -190,6 +226,7 @@ struct RuntimeState {
     bool Typed = false;
     bool Formed = false;
     bool Sparse = false;
+    bool AsFast = false;
   };
 
   /// The binding of T for a call on Count instances, if the call is to be
@@ -235,16 +272,17 @@ struct RuntimeState {
     if (!B)
       return nullptr;
     Remote = Peers.isRemote(Comm, Peer);
+    uint64_t Bytes = static_cast<uint64_t>(Count) * B->Size;
     bool Sparse = LeaveSparse && B->SparseFromCount &&
                   static_cast<uint64_t>(Count) >= B->SparseFromCount;
-    if (!Sparse &&
-        !leftTyped(*B, static_cast<uint64_t>(Count) * B->Size, Remote))
+    bool Typed = !Sparse && leftTyped(*B, Bytes, Remote);
+    bool AsFast = !Sparse && !Typed && leftAsFast(*B, Bytes, Remote);
+    if (!Sparse && !Typed && !AsFast)
       return B;
     // Left to MPI: in the type's form for sends where it has one, which
     // MPI's engine sends faster than the description (a long vector sent
     // whole, in pieces per fragment).
-    Pass = PassedCall{std::move(B), /*Typed=*/!Sparse, /*Formed=*/false,
-                      /*Sparse=*/Sparse};
+    Pass = PassedCall{std::move(B), Typed, /*Formed=*/false, Sparse, AsFast};
     if (MPI_Datatype Form = Bindings.sendForm(*Pass.B);
         Form != MPI_DATATYPE_NULL) {
       Passed = Form;
@@ -278,6 +316,12 @@ struct RuntimeState {
     count(CollectiveLong);
     count(B.Stats->CollectiveLongCalls);
   }
+  /// A call left to MPI as its engine packs B's type as fast
+  /// (leftAsFast), counted in notePassed too.
+  void noteAsFast(const Binding &B) {
+    count(AsFast);
+    count(B.Stats->AsFastCalls);
+  }
   void notePassed(const PassedCall &P) {
     if (!P.B)
       return;
@@ -290,6 +334,8 @@ struct RuntimeState {
       count(Sparse);
       count(P.B->Stats->SparseCalls);
     }
+    if (P.AsFast)
+      noteAsFast(*P.B);
     if (P.Formed) {
       count(Formed);
       count(P.B->Stats->FormCalls);

@@ -1,6 +1,8 @@
 //===- lib/Runtime/TypeBinding.cpp - Committed types and their kernels ----===//
 #include "TypeBinding.h"
+
 #include "CachedKernels.h"
+#include "PackTiming.h"
 #include "SendForms.h"
 #include "SparseBlocks.h"
 
@@ -398,6 +400,14 @@ void BindingTable::bindAs(MPI_Datatype H,
     HaveWords = false;
   }
 
+  // Timed outside the table's lock, where the messages of the type can be
+  // eager ones: a few microseconds at its commit.
+  std::optional<PackTiming> Timing;
+  if (TimedBytes && B->isBound() && !B->Contiguous && B->Size <= TimedBytes)
+    if ((Timing = timePacking(*B, H, TimedBytes)))
+      B->MPIAsFast =
+          Timing->MPINs <= (Timing->KernelNs + Timing->CopyNs) * TieFactor;
+
   // Commits of one name and layout share their statistics; an unnamed
   // type is known by its layout alone (and by its reason when it has no
   // key, so that a program committing undecodable types in a loop still
@@ -440,6 +450,10 @@ void BindingTable::bindAs(MPI_Datatype H,
   // then it names none.
   if (S->Size != B->Size || S->Extent != B->Extent)
     S->OneShape = false;
+  if (Timing) {
+    S->Timing = Timing;
+    S->MPIAsFast = B->MPIAsFast;
+  }
   if (Again)
     S->Compiled |= Found != nullptr;
   else

@@ -39,6 +39,16 @@
 
 namespace ddtc {
 
+/// How fast a type's kernel packs against MPI's engine, timed at commit
+/// (PackTiming.h).
+struct PackTiming {
+  uint64_t Count = 0;  ///< instances packed
+  uint64_t Bytes = 0;  ///< their packed bytes
+  double KernelNs = 0; ///< the kernel's pack, nanoseconds
+  double MPINs = 0;    ///< MPI_Pack's
+  double CopyNs = 0;   ///< a copy of the packed bytes
+};
+
 /// What the report says of one type: the bindings of every commit of one
 /// name and layout are summed here, so that a program that builds and
 /// frees a type in a loop has one entry, and memory that does not grow.
@@ -79,6 +89,11 @@ struct TypeStats {
   std::atomic<uint64_t> CollectiveLongCalls{0};
   /// The kernel was compiled while the program ran (KernelCompiler.h).
   bool Compiled = false;
+  /// The kernel timed against MPI's engine at the last commit, if it was
+  /// (Binding::MPIAsFast), and the calls left to MPI for it.
+  std::optional<PackTiming> Timing;
+  bool MPIAsFast = false;
+  std::atomic<uint64_t> AsFastCalls{0};
 };
 
 struct Binding : std::enable_shared_from_this<Binding> {
@@ -122,6 +137,10 @@ struct Binding : std::enable_shared_from_this<Binding> {
   /// point-to-point messages go to MPI, in the type's form for sends where
   /// it has one (SendForms.h).
   uint64_t SparseFromCount = 0;
+  /// MPI's engine packs the type about as fast as its kernel (timed at
+  /// commit, PackTiming.h): a message MPI sends eagerly goes to MPI as
+  /// written, which packs it into its eager buffer with no copy of ours.
+  bool MPIAsFast = false;
   /// The predefined type of every entry of the typemap, when there is one
   /// and it is basic (not a pair such as MPI_DOUBLE_INT), else
   /// MPI_DATATYPE_NULL; ElementSize is its size. Packed, such a type is
@@ -225,6 +244,16 @@ public:
     SendForms = true;
   }
   bool sendFormsEnabled() const { return SendForms; }
+  /// DDTC_RT_PACK_TIES=FACTOR: the kernel of a type of at most Bytes
+  /// packed bytes is timed against MPI_Pack on about Bytes of it at
+  /// commit, and MPI's engine is as fast where it takes at most FACTOR
+  /// times the kernel's pack and a copy of the packed bytes, which is what
+  /// the runtime's path costs (Binding::MPIAsFast). Set before the first
+  /// commit.
+  void enablePackTiming(uint64_t Bytes, double Factor) {
+    TimedBytes = Bytes;
+    TieFactor = Factor;
+  }
   /// DDTC_RT_SHAPES: types without an emitted kernel get a shape kernel
   /// (ShapeKernel.h). Set before the first commit.
   void enableShapes() { Shapes = true; }
@@ -331,6 +360,8 @@ private:
 
   bool SendForms = false;
   bool Shapes = false;
+  uint64_t TimedBytes = 0; ///< 0: no timing
+  double TieFactor = 0;
   std::vector<MPI_Datatype> Predefined; ///< for building forms
   mutable std::shared_mutex Lock;
   std::unordered_map<MPI_Datatype, BindingRef> Live;

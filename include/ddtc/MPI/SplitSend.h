@@ -68,6 +68,13 @@ public:
   /// A split send's buffer packed anew (a persistent request's start):
   /// copies the tail past the gap again, as wire() did.
   void copyTail(char *Buf, uint64_t Bytes);
+  /// The window's lower end: the largest packed message sent contiguous
+  /// below it (MPI sends it eagerly), or 0 where the window is off.
+  uint64_t from(bool Remote = false) const {
+    return Windows[Remote].Hi.load(std::memory_order_relaxed)
+               ? Windows[Remote].Lo.load(std::memory_order_relaxed)
+               : 0;
+  }
   /// Sends split so far (the report).
   uint64_t count() const { return Sent.load(std::memory_order_relaxed); }
   /// The window in force, "LO:HI" in bytes, or "off" (the report).
