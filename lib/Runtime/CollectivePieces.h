@@ -140,6 +140,72 @@ struct PackedBuffers {
   char *Receive = nullptr;
 };
 
+/// The distinct types of a call's w-form sides, as leftAsWrittenW sees them.
+struct SeenTypes {
+  static constexpr int Max = 4;
+  MPI_Datatype T[Max];
+  int N = 0;
+  /// Adds T; false if it is new and Max are seen already.
+  bool add(MPI_Datatype H) {
+    for (int I = 0; I < N; ++I)
+      if (T[I] == H)
+        return true;
+    if (N == Max)
+      return false;
+    T[N++] = H;
+    return true;
+  }
+};
+
+/// Whether every piece of a w-form side (Counts[I] instances of Types[I],
+/// N pieces) is best left to MPI as the program gave it, adding its types
+/// to Seen; decided from the types alone. False also where the side names
+/// more distinct types than Seen holds.
+template <typename CountT>
+bool everyPieceAsWritten(int N, const CountT *Counts, const MPI_Datatype *Types,
+                         SeenTypes &Seen) {
+  int I = 0;
+  while (I < N) {
+    // A piece of count 0 may name any type.
+    if (Counts[I] == 0) {
+      ++I;
+      continue;
+    }
+    // A run of pieces of one type (most w-calls name one) is described
+    // once, in place: a description assigned anew costs a zeroing and a
+    // copy.
+    MPI_Datatype T = Types[I];
+    if (!Seen.add(T))
+      return false;
+    const CollectiveType C = describeCollectiveType(T);
+    for (; I < N && (Counts[I] == 0 || Types[I] == T); ++I)
+      if (Counts[I] != 0 && !leavesAsWritten(C, Counts[I]))
+        return false;
+  }
+  return true;
+}
+
+/// Whether a w-form call leaves every piece of its sides (N < 0: a side
+/// absent) to MPI as written. Most calls do, and building the sides
+/// (CollectiveSide) costs as much again as the rest of such a call, so the
+/// types decide first; if they leave it, each side's types are counted as
+/// CollectiveSide::note counts them, and the caller makes the call as
+/// written.
+template <typename CountT>
+bool leftAsWrittenW(const CollectiveCall &How, int SN, const CountT *SCounts,
+                    const MPI_Datatype *STypes, int RN, const CountT *RCounts,
+                    const MPI_Datatype *RTypes) {
+  SeenTypes Sent, Received;
+  if (!everyPieceAsWritten(SN, SCounts, STypes, Sent) ||
+      !everyPieceAsWritten(RN, RCounts, RTypes, Received))
+    return false;
+  for (const SeenTypes *Side : {&Sent, &Received})
+    for (int I = 0; I < Side->N; ++I)
+      noteCollectiveUse(How, describeCollectiveType(Side->T[I]), 0,
+                        /*Left=*/true);
+  return true;
+}
+
 /// Makes a v- or w-collective on packed bytes: stages Send and Receive
 /// (either may be null: the side is not this rank's, or the call is in
 /// place), leaving piece SendSkip unsent and piece ReceiveSkip not

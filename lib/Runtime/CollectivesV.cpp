@@ -174,6 +174,9 @@ int alltoallw(const void *SBuf, const CountT *SCounts,
   int Size = 0;
   PMPI_Comm_size(Comm, &Size);
   bool InPlace = SBuf == MPI_IN_PLACE;
+  if (leftAsWrittenW(How, InPlace ? 0 : Size, SCounts, STypes, Size, RCounts,
+                     RTypes))
+    return Plain();
   CollectiveSide Sent(SBuf), Received(RBuf);
   if (!InPlace)
     Sent.addW(Size, SCounts, SDispls, STypes);

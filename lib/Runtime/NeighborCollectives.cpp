@@ -46,12 +46,16 @@ bool countNeighbors(MPI_Comm Comm, int &In, int &Out) {
 
 /// Substitutes a neighborhood collective: Fill adds the pieces of its two
 /// sides given the numbers of neighbors, Call makes the packed call.
-template <typename PlainFn, typename FillFn, typename CallFn>
+/// AsWritten(In, Out) says, where it can from the types alone, that the
+/// call is left to MPI as written (leftAsWrittenW).
+template <typename PlainFn, typename FillFn, typename CallFn,
+          typename AsWrittenFn>
 int neighborhood(MPI_Comm Comm, const void *SBuf, void *RBuf,
                  const CollectiveCall &How, PlainFn Plain, FillFn Fill,
-                 CallFn Call) {
+                 CallFn Call, AsWrittenFn AsWritten) {
   int In = 0, Out = 0;
-  if (!substitutesCollective(Comm) || !countNeighbors(Comm, In, Out))
+  if (!substitutesCollective(Comm) || !countNeighbors(Comm, In, Out) ||
+      AsWritten(In, Out))
     return Plain();
   CollectiveSide Sent(SBuf), Received(RBuf);
   Fill(Sent, Received, In, Out);
@@ -60,6 +64,15 @@ int neighborhood(MPI_Comm Comm, const void *SBuf, void *RBuf,
                      return Call(static_cast<const char *>(B.Send), B.Receive,
                                  S);
                    });
+}
+
+/// neighborhood() of a call whose sides are always built.
+template <typename PlainFn, typename FillFn, typename CallFn>
+int neighborhood(MPI_Comm Comm, const void *SBuf, void *RBuf,
+                 const CollectiveCall &How, PlainFn Plain, FillFn Fill,
+                 CallFn Call) {
+  return neighborhood(Comm, SBuf, RBuf, How, Plain, Fill, Call,
+                      [](int, int) { return false; });
 }
 
 template <typename CountT>
@@ -207,6 +220,9 @@ int neighborAlltoallw(const void *SBuf, const CountT *SCounts,
                                        PMPI_Ineighbor_alltoallw),
             SP, S.Counts[0].data(), SD, S.Types[0].data(), RP,
             S.Counts[1].data(), RD, S.Types[1].data(), Comm);
+      },
+      [&](int In, int Out) {
+        return leftAsWrittenW(How, Out, SCounts, STypes, In, RCounts, RTypes);
       });
 }
 
