@@ -60,6 +60,8 @@ def substituted(family):
             how[t["name"]] = "yes"
         elif t.get("typed_large_blocks"):
             how[t["name"]] = "no: large blocks left to MPI (settings)"
+        elif t.get("mpi_as_fast"):
+            how[t["name"]] = "no: MPI packs it as fast (timed at commit)"
         else:
             how[t["name"]] = "no: " + t.get("reason", "not substituted")
     return how
