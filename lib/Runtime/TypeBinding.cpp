@@ -450,10 +450,8 @@ void BindingTable::bindAs(MPI_Datatype H,
   // then it names none.
   if (S->Size != B->Size || S->Extent != B->Extent)
     S->OneShape = false;
-  if (Timing) {
+  if (Timing)
     S->Timing = Timing;
-    S->MPIAsFast = B->MPIAsFast;
-  }
   if (Again)
     S->Compiled |= Found != nullptr;
   else

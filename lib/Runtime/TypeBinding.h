@@ -90,9 +90,9 @@ struct TypeStats {
   /// The kernel was compiled while the program ran (KernelCompiler.h).
   bool Compiled = false;
   /// The kernel timed against MPI's engine at the last commit, if it was
-  /// (Binding::MPIAsFast), and the calls left to MPI for it.
+  /// (Binding::MPIAsFast), and the calls left to MPI as its engine was as
+  /// fast.
   std::optional<PackTiming> Timing;
-  bool MPIAsFast = false;
   std::atomic<uint64_t> AsFastCalls{0};
 };
 
