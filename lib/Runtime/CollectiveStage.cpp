@@ -29,14 +29,13 @@ CollectiveType describeCollectiveType(MPI_Datatype T) {
   // rest of this function.
   if (B) {
     bool One = B->SinglePredefined != MPI_DATATYPE_NULL;
-    return CollectiveType{
-        T,
-        B,
-        std::move(Held),
-        PackedLayout{B->Size, B->Lb, B->Extent, B->Contiguous},
-        One ? B->SinglePredefined : MPI_PACKED,
-        One ? B->ElementSize : 1,
-        One};
+    return CollectiveType{T,
+                          B,
+                          std::move(Held),
+                          getPackedLayout(B, T),
+                          One ? B->SinglePredefined : MPI_PACKED,
+                          One ? B->ElementSize : 1,
+                          One};
   }
   CollectiveType C{T,          nullptr, nullptr, queryPackedLayout(T),
                    MPI_PACKED, 1,       false};

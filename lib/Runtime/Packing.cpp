@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <functional>
 
 namespace ddtc {
 
@@ -48,10 +47,8 @@ PackedLayout askMPI(MPI_Datatype T) {
   return {static_cast<uint64_t>(Size), Lb, Extent, Contiguous};
 }
 
-/// The predefined types' layouts, in an open-addressed table of handles:
-/// handles are integers (MPICH) or pointers (Open MPI), so a
-/// multiplicative hash of all their bits picks the slot. Filled before
-/// substitution starts and read-only after.
+/// The predefined types' layouts, in an open-addressed table of handles
+/// (handleSlot). Filled before substitution starts and read-only after.
 class PredefinedLayouts {
 public:
   static PredefinedLayouts &get() {
@@ -77,10 +74,7 @@ public:
 private:
   // Four times the ~70 predefined types: probes stay short.
   static constexpr size_t Slots = 256;
-  static size_t slot(MPI_Datatype H) {
-    uint64_t Bits = std::hash<MPI_Datatype>{}(H);
-    return static_cast<size_t>((Bits * 0x9E3779B97F4A7C15ull) >> 56);
-  }
+  static size_t slot(MPI_Datatype H) { return handleSlot<8>(H); }
   struct Entry {
     MPI_Datatype Handle = MPI_DATATYPE_NULL;
     PackedLayout Layout;

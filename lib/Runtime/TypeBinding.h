@@ -27,6 +27,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -95,6 +96,15 @@ struct TypeStats {
   std::optional<PackTiming> Timing;
   std::atomic<uint64_t> AsFastCalls{0};
 };
+
+/// The top Bits bits of a multiplicative hash of handle H: handles are
+/// integers (MPICH) or pointers (Open MPI), and the product mixes all
+/// their bits into the top ones (the lookup cache's slot, the table of
+/// predefined layouts).
+template <unsigned Bits> size_t handleSlot(MPI_Datatype H) {
+  uint64_t V = std::hash<MPI_Datatype>{}(H);
+  return static_cast<size_t>((V * 0x9E3779B97F4A7C15ull) >> (64 - Bits));
+}
 
 struct Binding : std::enable_shared_from_this<Binding> {
   /// The kernel of the whole type, or null.
@@ -332,11 +342,8 @@ private:
     return Cache;
   }
   static LookupSlot &lookupSlot(MPI_Datatype H) {
-    // Handles are integers (MPICH) or pointers (Open MPI); a
-    // multiplicative hash takes its slot from all their bits.
     static_assert(LookupSlots == 8, "the slot is the hash's top 3 bits");
-    uint64_t Bits = std::hash<MPI_Datatype>{}(H);
-    return threadLookupCache()[(Bits * 0x9E3779B97F4A7C15ull) >> 61];
+    return threadLookupCache()[handleSlot<3>(H)];
   }
   /// The calling thread's slot for H, filled from the table where it
   /// holds another handle or a binding of an earlier generation.
