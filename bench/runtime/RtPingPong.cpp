@@ -69,6 +69,12 @@
 // the last, no packing scheme can be faster than it by more than the
 // difference (docs/performance.md, "Placement, and the floor of packing
 // schemes").
+// With --split LO:HI (the runtime's split window, from its report), two
+// more: the bytes sent as the runtime sends a packed message in that
+// window, in two blocks (include/ddtc/MPI/SplitSend.h), straight from a
+// contiguous buffer and copied into it with one memcpy and out of the
+// receive buffer with another: the bound and the floor of the runtime's own
+// pipeline. Outside the window they are one contiguous message.
 //
 // Types of size 0 and those on which MPICH 4.0.2's pack may crash
 // (mayCrashYaksaPack) are skipped, with a note on stderr.
@@ -76,20 +82,22 @@
 // Usage:
 //   ddtc-rt-pingpong [--op OP] [--runs R] [--nrep N] FILE...
 //   ddtc-rt-pingpong --commit [--runs R] [--commit-reps N] FILE...
-//   ddtc-rt-pingpong --pieces BYTES [--runs R] [--nrep N] FILE...
+//   ddtc-rt-pingpong --pieces BYTES [--split LO:HI] [--runs R] [--nrep N]
+//                    FILE...
 //
 // Output (rank 0), CSV with a header line, times in microseconds:
 //   name,bytes,nrep,type_median,type_mean,type_min,type_max,
 //     ref_median,ref_mean,ref_min,ref_max,op
 //   name,bytes,reps,first,commit_median,commit_mean,commit_min,commit_max
 //   name,bytes,nrep,piece,type_median,ref_median,pieces_median,
-//     copied_median,layout_median
+//     copied_median,layout_median[,split_median,split_copied_median]
 //
 //===----------------------------------------------------------------------===//
 #include "ddtc/IR/Module.h"
 #include "ddtc/IR/TypeContext.h"
 #include "ddtc/IR/TypemapWalker.h"
 #include "ddtc/MPI/PredefinedHandles.h"
+#include "ddtc/MPI/SplitSend.h"
 #include "ddtc/MPI/TypeBuilder.h"
 #include "ddtc/Reader/ReadFile.h"
 #include "ddtc/Support/UsageStatus.h"
@@ -126,7 +134,8 @@ struct Options {
   int Nrep = 0; ///< 0: by message size
   bool Commit = false;
   int CommitReps = 20;
-  int Pieces = 0; ///< --pieces: the piece in bytes; 0: not this mode
+  int Pieces = 0;    ///< --pieces: the piece in bytes; 0: not this mode
+  std::string Split; ///< --split: the runtime's split window; "": none
   OpKind Op = OpKind::PingPong;
   std::vector<std::string> Files;
 };
@@ -324,6 +333,42 @@ double piecesPingPong(const uint8_t *Send, uint8_t *Recv, uint8_t *Stage,
   return MPI_Wtime() - Start;
 }
 
+/// One timed ping-pong of Bytes packed bytes sent as the runtime sends a
+/// packed message (SplitSends: in two blocks where Bytes is in the split
+/// window) from Stage, a buffer of SplitSends::bufferBytes(Bytes). With
+/// Copy, each side copies Send into Stage before its send and Stage into
+/// Recv after its receive (packing and unpacking at memcpy speed); without,
+/// Stage holds the bytes and is sent and received as it is. This rank's
+/// elapsed time.
+double splitPingPong(const uint8_t *Send, uint8_t *Recv, uint8_t *Stage,
+                     int64_t Bytes, bool Copy) {
+  constexpr int Tag = 10;
+  auto send = [&](const uint8_t *From, int Peer) {
+    if (Copy)
+      std::memcpy(Stage, From, static_cast<size_t>(Bytes));
+    SplitSends::Wire W = SplitSends::get().wire(reinterpret_cast<char *>(Stage),
+                                                static_cast<uint64_t>(Bytes));
+    MPI_Send(Stage, static_cast<int>(W.Count), W.Type, Peer, Tag,
+             MPI_COMM_WORLD);
+  };
+  auto receive = [&](uint8_t *To, int Peer) {
+    MPI_Recv(Stage, static_cast<int>(Bytes), MPI_PACKED, Peer, Tag,
+             MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (Copy)
+      std::memcpy(To, Stage, static_cast<size_t>(Bytes));
+  };
+  MPI_Barrier(MPI_COMM_WORLD);
+  double Start = MPI_Wtime();
+  if (Rank == 0) {
+    send(Send, 1);
+    receive(Recv, 1);
+  } else if (Rank == 1) {
+    receive(Recv, 0);
+    send(Recv, 0);
+  }
+  return MPI_Wtime() - Start;
+}
+
 /// --pieces: the type through MPI's datatype path against its bytes as one
 /// message, in pieces, in pieces copied from and to contiguous buffers, and
 /// in pieces copied run by run from and to the type's layout.
@@ -335,13 +380,19 @@ void benchFloor(const std::string &Name, const Type *T, MPI_Datatype H,
          TypedRecv = typedBuffer(T, Buffer::TypedRecv, 2),
          RefSend = contiguousBuffer(Bytes, Buffer::RefSend, 3),
          RefRecv = contiguousBuffer(Bytes, Buffer::RefRecv, 4),
-         Stage = contiguousBuffer(Bytes, Buffer::PackedSend, 5);
+         Stage = contiguousBuffer(Bytes, Buffer::PackedSend, 5),
+         SplitStage = contiguousBuffer(
+             static_cast<int64_t>(
+                 SplitSends::get().bufferBytes(static_cast<uint64_t>(Bytes))),
+             Buffer::PackedRecv, 6);
   std::vector<MPI_Request> Requests(
       static_cast<size_t>((Bytes + Piece - 1) / Piece));
   PieceCopier Contiguous(T, Piece, true), Layout(T, Piece, false);
-  constexpr int Kinds = 5;
+  const int Kinds = O.Split.empty() ? 5 : 7;
   // Each kind's ping-pong: the typed send, one contiguous message, pieces,
-  // pieces copied contiguously, pieces copied from the layout.
+  // pieces copied contiguously, pieces copied from the layout; with
+  // --split, the bytes sent as the runtime sends them, from the stage and
+  // copied into and out of it.
   auto pingPongOf = [&](int Kind) {
     switch (Kind) {
     case 0:
@@ -353,19 +404,26 @@ void benchFloor(const std::string &Name, const Type *T, MPI_Datatype H,
     case 3:
       return piecesPingPong(RefSend.base(), RefRecv.base(), Stage.base(), Bytes,
                             Piece, Kind == 3 ? &Contiguous : nullptr, Requests);
-    default:
+    case 4:
       return piecesPingPong(TypedSend.base(), TypedRecv.base(), Stage.base(),
                             Bytes, Piece, &Layout, Requests);
+    default:
+      return splitPingPong(RefSend.base(), RefRecv.base(), SplitStage.base(),
+                           Bytes, Kind == 6);
     }
   };
   for (int Warm = 0; Warm < 2; ++Warm)
     for (int Kind = 0; Kind < Kinds; ++Kind) {
       std::memset(RefRecv.base(), 0, static_cast<size_t>(Bytes));
       bench::clearData(T, TypedRecv.base());
+      if (Kind == 5) // sent from the stage as it lies: the bytes put there
+        std::memcpy(SplitStage.base(), RefSend.base(),
+                    static_cast<size_t>(Bytes));
       pingPongOf(Kind);
+      const uint8_t *Got = Kind == 5 ? SplitStage.base() : RefRecv.base();
       bool Same = Kind == 0 || Kind == 4
                       ? bench::sameData(T, TypedSend.base(), TypedRecv.base())
-                      : std::memcmp(RefSend.base(), RefRecv.base(),
+                      : std::memcmp(RefSend.base(), Got,
                                     static_cast<size_t>(Bytes)) == 0;
       if (Warm == 0 && Rank == 0 && !Same)
         fail(Name + ": the data rank 0 got back differ from what it sent (" +
@@ -373,7 +431,7 @@ void benchFloor(const std::string &Name, const Type *T, MPI_Datatype H,
     }
   // As ddtc-bench measures: the kinds take turns run by run, each run of
   // one is Nrep ping-pongs in a row (seed 000's method).
-  RunStats Stats[Kinds];
+  RunStats Stats[7];
   std::vector<double> Times(Nrep);
   for (int Run = 0; Run < O.Runs; ++Run)
     for (int Kind = 0; Kind < Kinds; ++Kind) {
@@ -383,12 +441,16 @@ void benchFloor(const std::string &Name, const Type *T, MPI_Datatype H,
       if (Rank == 0)
         Stats[Kind].addRun(Max);
     }
-  if (Rank == 0)
-    std::printf("%s,%lld,%d,%lld,%.3f,%.3f,%.3f,%.3f,%.3f\n", Name.c_str(),
-                static_cast<long long>(Bytes), Nrep,
-                static_cast<long long>(Piece), Stats[0].medianUs(),
-                Stats[1].medianUs(), Stats[2].medianUs(), Stats[3].medianUs(),
-                Stats[4].medianUs());
+  if (Rank != 0)
+    return;
+  std::printf("%s,%lld,%d,%lld,%.3f,%.3f,%.3f,%.3f,%.3f", Name.c_str(),
+              static_cast<long long>(Bytes), Nrep,
+              static_cast<long long>(Piece), Stats[0].medianUs(),
+              Stats[1].medianUs(), Stats[2].medianUs(), Stats[3].medianUs(),
+              Stats[4].medianUs());
+  if (Kinds == 7)
+    std::printf(",%.3f,%.3f", Stats[5].medianUs(), Stats[6].medianUs());
+  std::printf("\n");
 }
 
 /// --op: the operation on the type and on its reference, call by call.
@@ -495,6 +557,11 @@ std::optional<Options> parseOptions(int Argc, char **Argv, int &Status) {
                      "bytes")
           ->check(CLI::Range(1, 1 << 30))
           ->excludes(Commit);
+  App.add_option("--split", O.Split,
+                 "with --pieces: also time the bytes sent as the runtime sends "
+                 "them with this split window (LO:HI, its report's "
+                 "split_send)")
+      ->needs(Pieces);
   std::string Op = "pingpong";
   App.add_option("--op", Op,
                  "the operation: " + bench::opNames() + " (default pingpong)")
@@ -511,6 +578,16 @@ std::optional<Options> parseOptions(int Argc, char **Argv, int &Status) {
     return std::nullopt;
   }
   O.Op = *bench::parseOp(Op);
+  if (!O.Split.empty() &&
+      !SplitSends::get().configure(O.Split.c_str()).empty()) {
+    if (Rank == 0)
+      std::fprintf(stderr,
+                   "ddtc-rt-pingpong: error: --split: '%s' is not a window "
+                   "LO:HI (sizes, LO < HI)\n",
+                   O.Split.c_str());
+    Status = 2;
+    return std::nullopt;
+  }
   if (!O.Commit && (O.Pieces || bench::needsTwoRanks(O.Op)) && Size != 2)
     fail("the ping-pong runs on exactly 2 ranks");
   return O;
@@ -528,8 +605,14 @@ int run(int Argc, char **Argv) {
   if (Rank == 0)
     std::printf(O.Commit   ? "name,bytes,reps,first,commit_median,commit_mean,"
                              "commit_min,commit_max\n"
-                : O.Pieces ? "name,bytes,nrep,piece,type_median,ref_median,"
-                             "pieces_median,copied_median,layout_median\n"
+                : O.Pieces ? (O.Split.empty()
+                                  ? "name,bytes,nrep,piece,type_median,"
+                                    "ref_median,pieces_median,copied_median,"
+                                    "layout_median\n"
+                                  : "name,bytes,nrep,piece,type_median,"
+                                    "ref_median,pieces_median,copied_median,"
+                                    "layout_median,split_median,"
+                                    "split_copied_median\n")
                            : "name,bytes,nrep,type_median,type_mean,type_min,"
                              "type_max,ref_median,ref_mean,ref_min,ref_max,"
                              "op\n");
@@ -581,6 +664,7 @@ int main(int Argc, char **Argv) {
   } catch (const std::bad_alloc &) { // a buffer (Buffer throws it)
     fail("out of memory");
   }
+  SplitSends::get().release();
   MPI_Finalize();
   return Status;
 }

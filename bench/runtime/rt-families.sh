@@ -80,15 +80,26 @@ for i in $(seq "$runs"); do
     launch "$way" "$out/$way-$i.csv"
   done
 done
-# 4. The floor of one-message packing schemes per family: RUNS runs of the
-#    ping-pong in one piece (--pieces 1G), the type through MPI beside its
-#    bytes copied with one memcpy from and to contiguous buffers (packing at
-#    memcpy speed: no kernel is faster) and with a memcpy per contiguous run
-#    of its layout (RtPingPong.cpp, "Floor").
-for family in mpich openmpi; do
-  # shellcheck disable=SC2046
-  $(launcher $family) -n 2 "$(program $family)" --pieces 1073741824 \
-    --runs "$runs" "$corpus"/*.json > "$out/$family-floor.csv"
+# 4. The floor of packing schemes per family: RUNS runs of the ping-pong in
+#    one piece (--pieces 1G), the type through MPI beside its bytes copied
+#    with one memcpy from and to contiguous buffers (packing at memcpy
+#    speed: no kernel is faster), with a memcpy per contiguous run of its
+#    layout, and (--split, the window the runtime's first launch reported)
+#    copied and sent in two blocks as the runtime sends a packed message
+#    (RtPingPong.cpp, "Floor"). Three launches per family, alternating.
+window() {
+  "${PYTHON:-/usr/bin/python3}" -c 'import json, sys
+print(json.load(open(sys.argv[1]))["settings"]["split_send"])' \
+    "$out/$1-rt-1.csv.report-0.json"
+}
+for i in 1 2 3; do
+  for family in $(bench_rotate "$i" mpich openmpi); do
+    split=$(window "$family")
+    [ "$split" = off ] && split_opt="" || split_opt="--split $split"
+    # shellcheck disable=SC2046,SC2086 # the launcher's words, the option
+    $(launcher "$family") -n 2 "$(program "$family")" --pieces 1073741824 \
+      $split_opt --runs "$runs" "$corpus"/*.json > "$out/$family-floor-$i.csv"
+  done
 done
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
