@@ -19,13 +19,16 @@
 // With --paired it measures the wrappers of whichever library is preloaded
 // (libddtc_rt.so, libddtc_trace.so) within one process instead: the same
 // MPI_Isend + MPI_Recv + MPI_Wait to self, of 4 MPI_INT (predefined) and of
-// a contiguous(4, MPI_INT) (derived, which the runtime passes through),
-// through the MPI_ names (the wrappers) and the PMPI_ names (MPI itself) in
-// alternation, and prints `CASE WRAPPED DIRECT OVERHEAD`, the overhead being
-// the median of the paired differences. This VM runs whole processes in a
-// slower or faster mode for seconds at a time (docs/performance.md), which
-// differences between two launches cannot tell from a wrapper's cost;
-// differences within one process, a few milliseconds apart, can.
+// a contiguous(4, MPI_INT) (derived, which the runtime passes through), and
+// MPI_Gather, MPI_Scatter, MPI_Alltoall, MPI_Alltoallw on MPI_COMM_SELF and
+// MPI_Neighbor_alltoallw on a periodic ring of one process, of the
+// contiguous type, through the MPI_ names (the wrappers) and the PMPI_
+// names (MPI itself) in alternation, and prints `CASE WRAPPED DIRECT OVERHEAD`,
+// the overhead being the median of the paired differences. This VM runs whole
+// processes in a slower or faster mode for seconds at a time
+// (docs/performance.md), which differences between two launches cannot tell
+// from a wrapper's cost; differences within one process, a few milliseconds
+// apart, can.
 //
 //===----------------------------------------------------------------------===//
 #include <mpi.h>
@@ -62,44 +65,77 @@ double medianNs(long Iterations, int Reps, const std::function<void()> &Body) {
   return median(std::move(Times));
 }
 
-/// Isend + Recv + Wait of (Count, T) to self, Iterations times, through
-/// the MPI_ names or the PMPI_ names; nanoseconds per iteration.
-double selfExchangeNs(long Iterations, int Count, MPI_Datatype T,
-                      bool Wrapped) {
-  int In[4] = {1, 2, 3, 4}, Out[4];
-  return perIterationNs(Iterations, [&] {
-    MPI_Request Req;
-    if (Wrapped) {
-      MPI_Isend(In, Count, T, 0, 0, MPI_COMM_SELF, &Req);
-      MPI_Recv(Out, Count, T, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
-      MPI_Wait(&Req, MPI_STATUS_IGNORE);
-    } else {
-      PMPI_Isend(In, Count, T, 0, 0, MPI_COMM_SELF, &Req);
-      PMPI_Recv(Out, Count, T, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
-      PMPI_Wait(&Req, MPI_STATUS_IGNORE);
-    }
-  });
-}
-
-/// --paired: the wrappers' cost measured within the process.
+/// --paired: the wrappers' cost measured within the process, call by
+/// call: each case's body through the MPI_ names (Wrapped) or the PMPI_
+/// names, alternately.
 void paired(long Iterations) {
   MPI_Datatype Contig;
   MPI_Type_contiguous(4, MPI_INT, &Contig);
   MPI_Type_commit(&Contig);
+  // A ring of one process: both neighbours of the Cartesian topology are
+  // the process itself.
+  MPI_Comm Ring;
+  int Dims[1] = {1}, Periodic[1] = {1};
+  MPI_Cart_create(MPI_COMM_SELF, 1, Dims, Periodic, 0, &Ring);
+  int In[8] = {1, 2, 3, 4, 5, 6, 7, 8}, Out[8];
+  int Counts[2] = {1, 1};
+  int Displs[2] = {0, 16};
+  MPI_Aint Bytes[2] = {0, 16};
+  MPI_Datatype Types[2] = {Contig, Contig};
   const int Pairs = 41;
   struct Case {
     const char *Name;
-    int Count;
-    MPI_Datatype T;
-  } Cases[] = {{"exchange-predefined", 4, MPI_INT},
-               {"exchange-derived", 1, Contig}};
+    std::function<void(bool)> Body;
+  };
+  auto exchange = [&](int Count, MPI_Datatype T) {
+    return [&In, &Out, Count, T](bool Wrapped) {
+      MPI_Request Req;
+      if (Wrapped) {
+        MPI_Isend(In, Count, T, 0, 0, MPI_COMM_SELF, &Req);
+        MPI_Recv(Out, Count, T, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+        MPI_Wait(&Req, MPI_STATUS_IGNORE);
+      } else {
+        PMPI_Isend(In, Count, T, 0, 0, MPI_COMM_SELF, &Req);
+        PMPI_Recv(Out, Count, T, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+        PMPI_Wait(&Req, MPI_STATUS_IGNORE);
+      }
+    };
+  };
+  std::vector<Case> Cases = {
+      {"exchange-predefined", exchange(4, MPI_INT)},
+      {"exchange-derived", exchange(1, Contig)},
+      {"gather-derived",
+       [&](bool W) {
+         (W ? MPI_Gather : PMPI_Gather)(In, 1, Contig, Out, 1, Contig, 0,
+                                        MPI_COMM_SELF);
+       }},
+      {"scatter-derived",
+       [&](bool W) {
+         (W ? MPI_Scatter : PMPI_Scatter)(In, 1, Contig, Out, 1, Contig, 0,
+                                          MPI_COMM_SELF);
+       }},
+      {"alltoall-derived",
+       [&](bool W) {
+         (W ? MPI_Alltoall : PMPI_Alltoall)(In, 1, Contig, Out, 1, Contig,
+                                            MPI_COMM_SELF);
+       }},
+      {"alltoallw-derived",
+       [&](bool W) {
+         (W ? MPI_Alltoallw : PMPI_Alltoallw)(In, Counts, Displs, Types, Out,
+                                              Counts, Displs, Types,
+                                              MPI_COMM_SELF);
+       }},
+      {"neighbor-derived", [&](bool W) {
+         (W ? MPI_Neighbor_alltoallw : PMPI_Neighbor_alltoallw)(
+             In, Counts, Bytes, Types, Out, Counts, Bytes, Types, Ring);
+       }}};
   for (const Case &C : Cases) {
     std::vector<double> Wrapped, Direct, Diff;
     for (int P = 0; P < Pairs; ++P) {
       // Alternating which goes first cancels a drift within the pair.
       bool WrappedFirst = P % 2 == 0;
-      double A = selfExchangeNs(Iterations, C.Count, C.T, WrappedFirst);
-      double B = selfExchangeNs(Iterations, C.Count, C.T, !WrappedFirst);
+      double A = perIterationNs(Iterations, [&] { C.Body(WrappedFirst); });
+      double B = perIterationNs(Iterations, [&] { C.Body(!WrappedFirst); });
       Wrapped.push_back(WrappedFirst ? A : B);
       Direct.push_back(WrappedFirst ? B : A);
       Diff.push_back(Wrapped.back() - Direct.back());
@@ -107,6 +143,7 @@ void paired(long Iterations) {
     std::printf("%-20s %8.1f %8.1f %8.1f\n", C.Name, median(Wrapped),
                 median(Direct), median(Diff));
   }
+  MPI_Comm_free(&Ring);
   MPI_Type_free(&Contig);
 }
 

@@ -37,11 +37,6 @@
 
 namespace ddtc {
 
-RuntimeState &runtime() {
-  static RuntimeState *S = new RuntimeState();
-  return *S;
-}
-
 namespace {
 
 /// Each call with its name, in the order of the enum, which the assertion

@@ -220,18 +220,24 @@ int imrecv(void *buf, MPI_Count count, MPI_Datatype datatype,
 
 DDTC_EXPORT int MPI_Send(const void *buf, int count, MPI_Datatype datatype,
                          int dest, int tag, MPI_Comm comm) {
+  if (runtime().leftAsWritten(datatype, SubstitutedCall::Send))
+    return PMPI_Send(buf, count, datatype, dest, tag, comm);
   return send(SubstitutedCall::Send, DDTC_MPI_COUNT_FN(PMPI_Send), buf, count,
               datatype, dest, tag, comm);
 }
 
 DDTC_EXPORT int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype,
                           int dest, int tag, MPI_Comm comm) {
+  if (runtime().leftAsWritten(datatype, SubstitutedCall::Ssend))
+    return PMPI_Ssend(buf, count, datatype, dest, tag, comm);
   return send(SubstitutedCall::Ssend, DDTC_MPI_COUNT_FN(PMPI_Ssend), buf, count,
               datatype, dest, tag, comm);
 }
 
 DDTC_EXPORT int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype,
                           int dest, int tag, MPI_Comm comm) {
+  if (runtime().leftAsWritten(datatype, SubstitutedCall::Rsend))
+    return PMPI_Rsend(buf, count, datatype, dest, tag, comm);
   return send(SubstitutedCall::Rsend, DDTC_MPI_COUNT_FN(PMPI_Rsend), buf, count,
               datatype, dest, tag, comm);
 }
@@ -239,6 +245,10 @@ DDTC_EXPORT int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype,
 DDTC_EXPORT int MPI_Isend(const void *buf, int count, MPI_Datatype datatype,
                           int dest, int tag, MPI_Comm comm,
                           MPI_Request *request) {
+  RuntimeState &R = runtime();
+  if (!R.Requests.hasOrphans() &&
+      R.leftAsWritten(datatype, SubstitutedCall::Isend))
+    return PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
   return startSend(SubstitutedCall::Isend, DDTC_MPI_COUNT_FN(PMPI_Isend), buf,
                    count, datatype, dest, tag, comm, request);
 }
@@ -246,6 +256,10 @@ DDTC_EXPORT int MPI_Isend(const void *buf, int count, MPI_Datatype datatype,
 DDTC_EXPORT int MPI_Issend(const void *buf, int count, MPI_Datatype datatype,
                            int dest, int tag, MPI_Comm comm,
                            MPI_Request *request) {
+  RuntimeState &R = runtime();
+  if (!R.Requests.hasOrphans() &&
+      R.leftAsWritten(datatype, SubstitutedCall::Issend))
+    return PMPI_Issend(buf, count, datatype, dest, tag, comm, request);
   return startSend(SubstitutedCall::Issend, DDTC_MPI_COUNT_FN(PMPI_Issend), buf,
                    count, datatype, dest, tag, comm, request);
 }
@@ -253,6 +267,10 @@ DDTC_EXPORT int MPI_Issend(const void *buf, int count, MPI_Datatype datatype,
 DDTC_EXPORT int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype,
                            int dest, int tag, MPI_Comm comm,
                            MPI_Request *request) {
+  RuntimeState &R = runtime();
+  if (!R.Requests.hasOrphans() &&
+      R.leftAsWritten(datatype, SubstitutedCall::Irsend))
+    return PMPI_Irsend(buf, count, datatype, dest, tag, comm, request);
   return startSend(SubstitutedCall::Irsend, DDTC_MPI_COUNT_FN(PMPI_Irsend), buf,
                    count, datatype, dest, tag, comm, request);
 }
@@ -260,12 +278,18 @@ DDTC_EXPORT int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype,
 DDTC_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype,
                           int source, int tag, MPI_Comm comm,
                           MPI_Request *request) {
+  RuntimeState &R = runtime();
+  if (!R.Requests.hasOrphans() &&
+      R.leftAsWritten(datatype, SubstitutedCall::Irecv))
+    return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
   return irecv(buf, count, datatype, source, tag, comm, request);
 }
 
 DDTC_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype,
                          int source, int tag, MPI_Comm comm,
                          MPI_Status *status) {
+  if (runtime().leftAsWritten(datatype, SubstitutedCall::Recv))
+    return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
   return recv(buf, count, datatype, source, tag, comm, status);
 }
 

@@ -220,23 +220,30 @@ struct RuntimeState {
   /// What the report counts for a call left to MPI: a pass-through of the
   /// type of B (nothing if B is null: a predefined type, or substitution
   /// off), left by the typed-blocks rules (Typed) or handed the type's form
-  /// for sends (Formed).
-  struct PassedCall {
-    BindingRef B;
+  /// for sends (Formed). By plain pointer (Binding *) where the call counts
+  /// it before it returns: the calling thread's lookup cache keeps the
+  /// binding alive meanwhile (BindingTable::find), and a call left to MPI,
+  /// most calls of most programs, takes no reference (two locked
+  /// operations, a tenth of a small message's cost in the runtime).
+  template <typename Ref> struct PassedBy {
+    Ref B{};
     bool Typed = false;
     bool Formed = false;
     bool Sparse = false;
     bool AsFast = false;
   };
+  /// By reference: for a caller that counts it later (a persistent
+  /// request, at each start).
+  using PassedCall = PassedBy<BindingRef>;
 
   /// The binding of T for a call on Count instances, if the call is to be
   /// substituted: substitution is on and T has a kernel. A derived type
   /// without one counts the call as passed through.
   BindingRef substitutable(MPI_Datatype T, MPI_Count Count) {
-    PassedCall Pass;
-    BindingRef B = decide(T, Count, Pass);
+    PassedBy<Binding *> Pass;
+    Binding *B = decide(T, Count, Pass);
     notePassed(Pass);
-    return B;
+    return B ? B->shared_from_this() : nullptr;
   }
   /// substitutable() for one side of a point-to-point message with rank
   /// Peer of Comm, which also leaves to MPI the messages the typed-blocks
@@ -250,10 +257,10 @@ struct RuntimeState {
   BindingRef substitutableMessage(MPI_Datatype T, MPI_Count Count,
                                   MPI_Comm Comm, int Peer, bool &Remote,
                                   MPI_Datatype &Passed) {
-    PassedCall Pass;
-    BindingRef B = decideMessage(T, Count, Comm, Peer, Remote, Passed, Pass);
+    PassedBy<Binding *> Pass;
+    Binding *B = decideMessageIn(T, Count, Comm, Peer, Remote, Passed, Pass);
     notePassed(Pass);
-    return B;
+    return B ? B->shared_from_this() : nullptr;
   }
   /// substitutableMessage() without counting a call passed through: Pass
   /// says what to count, for a caller that counts it later or more than
@@ -261,34 +268,34 @@ struct RuntimeState {
   BindingRef decideMessage(MPI_Datatype T, MPI_Count Count, MPI_Comm Comm,
                            int Peer, bool &Remote, MPI_Datatype &Passed,
                            PassedCall &Pass) {
-    Passed = T;
-    BindingRef B = decide(T, Count, Pass);
-    if (Pass.B && Count > 0)
-      if (MPI_Datatype Form = Bindings.sendForm(*Pass.B);
-          Form != MPI_DATATYPE_NULL) {
-        Passed = Form;
-        Pass.Formed = true;
-      }
+    PassedBy<Binding *> Now;
+    Binding *B = decideMessageIn(T, Count, Comm, Peer, Remote, Passed, Now);
+    if (Now.B)
+      Pass = PassedCall{Now.B->shared_from_this(), Now.Typed, Now.Formed,
+                        Now.Sparse, Now.AsFast};
+    return B ? B->shared_from_this() : nullptr;
+  }
+  /// Whether a point-to-point call (Call) on T goes to MPI exactly as the
+  /// program wrote it, counted as passed through: the runtime is off, T
+  /// has no binding (a predefined type), or T's binding has neither a
+  /// kernel nor a form for sends (nor one yet to be looked for). Inline,
+  /// so that such calls -- most calls of most programs -- stay in the
+  /// exported wrapper and go straight to MPI, taking no reference: 4-6 ns
+  /// a call where the substitution's functions took 9-12
+  /// (docs/performance.md, "Per-call overhead on a type without a
+  /// kernel").
+  bool leftAsWritten(MPI_Datatype T, SubstitutedCall Call) {
+    if (!Active.load(std::memory_order_relaxed))
+      return true;
+    Binding *B = Bindings.find(T);
     if (!B)
-      return nullptr;
-    Remote = Peers.isRemote(Comm, Peer);
-    uint64_t Bytes = static_cast<uint64_t>(Count) * B->Size;
-    bool Sparse = LeaveSparse && B->SparseFromCount &&
-                  static_cast<uint64_t>(Count) >= B->SparseFromCount;
-    bool Typed = !Sparse && leftTyped(*B, Bytes, Remote);
-    bool AsFast = !Sparse && !Typed && leftAsFast(*B, Bytes, Remote);
-    if (!Sparse && !Typed && !AsFast)
-      return B;
-    // Left to MPI: in the type's form for sends where it has one, which
-    // MPI's engine sends faster than the description (a long vector sent
-    // whole, in pieces per fragment).
-    Pass = PassedCall{std::move(B), Typed, /*Formed=*/false, Sparse, AsFast};
-    if (MPI_Datatype Form = Bindings.sendForm(*Pass.B);
-        Form != MPI_DATATYPE_NULL) {
-      Passed = Form;
-      Pass.Formed = true;
-    }
-    return nullptr;
+      return true;
+    if (B->isBound() ||
+        (B->WantsForm && !B->NoSendForm.load(std::memory_order_acquire)))
+      return false;
+    CurrentCall = Call;
+    notePassed(*B);
+    return true;
   }
   /// Counts a substituted call of B's type moving Bytes. Unless a caller
   /// holds bindings by plain pointer (a collective, CollectiveStage.h),
@@ -322,7 +329,7 @@ struct RuntimeState {
     count(AsFast);
     count(B.Stats->AsFastCalls);
   }
-  void notePassed(const PassedCall &P) {
+  template <typename Ref> void notePassed(const PassedBy<Ref> &P) {
     if (!P.B)
       return;
     notePassed(*P.B);
@@ -361,23 +368,59 @@ struct RuntimeState {
 private:
   /// substitutable() without counting: the binding of a derived type
   /// whose call is passed through goes to Pass.
-  BindingRef decide(MPI_Datatype T, MPI_Count Count, PassedCall &Pass) {
+  Binding *decide(MPI_Datatype T, MPI_Count Count, PassedBy<Binding *> &Pass) {
     if (!Active.load(std::memory_order_relaxed))
       return nullptr;
-    BindingRef B = Bindings.lookup(T);
+    Binding *B = Bindings.find(T);
     if (!B)
       return nullptr;
     if (!B->isBound() || Count <= 0) {
-      Pass.B = std::move(B);
+      Pass.B = B;
       return nullptr;
     }
     return B;
   }
+  /// decideMessage() by plain pointer, valid until the calling thread
+  /// looks up another type.
+  Binding *decideMessageIn(MPI_Datatype T, MPI_Count Count, MPI_Comm Comm,
+                           int Peer, bool &Remote, MPI_Datatype &Passed,
+                           PassedBy<Binding *> &Pass) {
+    Passed = T;
+    Binding *B = decide(T, Count, Pass);
+    if (Pass.B && Count > 0)
+      if (MPI_Datatype Form = Bindings.sendForm(*Pass.B);
+          Form != MPI_DATATYPE_NULL) {
+        Passed = Form;
+        Pass.Formed = true;
+      }
+    if (!B)
+      return nullptr;
+    Remote = Peers.isRemote(Comm, Peer);
+    uint64_t Bytes = static_cast<uint64_t>(Count) * B->Size;
+    bool Sparse = LeaveSparse && B->SparseFromCount &&
+                  static_cast<uint64_t>(Count) >= B->SparseFromCount;
+    bool Typed = !Sparse && leftTyped(*B, Bytes, Remote);
+    bool AsFast = !Sparse && !Typed && leftAsFast(*B, Bytes, Remote);
+    if (!Sparse && !Typed && !AsFast)
+      return B;
+    // Left to MPI: in the type's form for sends where it has one, which
+    // MPI's engine sends faster than the description (a long vector sent
+    // whole, in pieces per fragment).
+    Pass = PassedBy<Binding *>{B, Typed, /*Formed=*/false, Sparse, AsFast};
+    if (MPI_Datatype Form = Bindings.sendForm(*B); Form != MPI_DATATYPE_NULL) {
+      Passed = Form;
+      Pass.Formed = true;
+    }
+    return nullptr;
+  }
 };
 
 /// The process's runtime state (never destroyed: MPI calls may come from
-/// atexit handlers).
-RuntimeState &runtime();
+/// atexit handlers). Inline: every wrapper asks for it first.
+inline RuntimeState &runtime() {
+  static RuntimeState *S = new RuntimeState();
+  return *S;
+}
 
 } // namespace ddtc
 

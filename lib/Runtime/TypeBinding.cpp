@@ -476,6 +476,8 @@ MPI_Datatype BindingTable::buildSendFormOnce(Binding &B) {
     } catch (const std::exception &) {
       // Out of memory while choosing: sent as described.
     }
+    if (B.SendForm == MPI_DATATYPE_NULL)
+      B.NoSendForm.store(true, std::memory_order_release);
   });
   return B.SendForm;
 }

@@ -174,6 +174,10 @@ struct Binding : std::enable_shared_from_this<Binding> {
   MPI_Datatype SendForm = MPI_DATATYPE_NULL;
   bool WantsForm = false;
   std::once_flag FormOnce;
+  /// Set once the form was looked for and none pays, so that later calls
+  /// on the type go to MPI as written without asking again
+  /// (RuntimeState::leftAsWritten).
+  std::atomic<bool> NoSendForm{false};
 
   /// For a shape kernel: the bytes it packed and unpacked, until the type
   /// is hot and its kernel asked for (KernelCompiler.h), once.
