@@ -19,7 +19,8 @@
 // With --paired it measures the wrappers of whichever library is preloaded
 // (libddtc_rt.so, libddtc_trace.so) within one process instead: the same
 // MPI_Isend + MPI_Recv + MPI_Wait to self, of 4 MPI_INT (predefined) and of
-// a contiguous(4, MPI_INT) (derived, which the runtime passes through), and
+// a contiguous(4, MPI_INT) (derived, which the runtime passes through), the
+// same through persistent requests (MPI_Start twice, MPI_Waitall), and
 // MPI_Gather, MPI_Scatter, MPI_Alltoall, MPI_Alltoallw on MPI_COMM_SELF and
 // MPI_Neighbor_alltoallw on a periodic ring of one process, of the
 // contiguous type, through the MPI_ names (the wrappers) and the PMPI_
@@ -101,9 +102,24 @@ void paired(long Iterations) {
       }
     };
   };
+  // Persistent requests, made through the wrappers for the wrapped
+  // starts and through MPI for the direct ones.
+  MPI_Request Made[2][2];
+  for (int W = 0; W < 2; ++W) {
+    (W ? MPI_Recv_init : PMPI_Recv_init)(Out, 1, Contig, 0, 1, MPI_COMM_SELF,
+                                         &Made[W][0]);
+    (W ? MPI_Send_init : PMPI_Send_init)(In, 1, Contig, 0, 1, MPI_COMM_SELF,
+                                         &Made[W][1]);
+  }
   std::vector<Case> Cases = {
       {"exchange-predefined", exchange(4, MPI_INT)},
       {"exchange-derived", exchange(1, Contig)},
+      {"persistent-derived",
+       [&](bool W) {
+         (W ? MPI_Start : PMPI_Start)(&Made[W][0]);
+         (W ? MPI_Start : PMPI_Start)(&Made[W][1]);
+         (W ? MPI_Waitall : PMPI_Waitall)(2, Made[W], MPI_STATUSES_IGNORE);
+       }},
       {"gather-derived",
        [&](bool W) {
          (W ? MPI_Gather : PMPI_Gather)(In, 1, Contig, Out, 1, Contig, 0,
@@ -143,6 +159,9 @@ void paired(long Iterations) {
     std::printf("%-20s %8.1f %8.1f %8.1f\n", C.Name, median(Wrapped),
                 median(Direct), median(Diff));
   }
+  for (auto &Requests : Made)
+    for (MPI_Request &R : Requests)
+      MPI_Request_free(&R);
   MPI_Comm_free(&Ring);
   MPI_Type_free(&Contig);
 }

@@ -78,6 +78,16 @@ public:
       return std::nullopt;
     return It->second;
   }
+  /// find() without the lock and the copy (a mutex and up to two
+  /// references: as much as the rest of a start left to MPI costs), for a
+  /// program below MPI_THREAD_MULTIPLE, whose calls never overlap: valid
+  /// until R is freed.
+  const PersistentRequest *peek(MPI_Request R) const {
+    if (empty())
+      return nullptr;
+    auto It = Table.find(R);
+    return It == Table.end() ? nullptr : &It->second;
+  }
   std::optional<PersistentRequest> take(MPI_Request R) {
     if (empty())
       return std::nullopt;
@@ -202,6 +212,15 @@ void afterStart(MPI_Request R, const PersistentRequest &P) {
   State.Requests.add(R, std::move(Start));
 }
 
+/// MPI_Start of *Request, a request of the table.
+int start(MPI_Request *Request, const PersistentRequest &P) {
+  beforeStart(P);
+  int Rc = PMPI_Start(Request);
+  if (Rc == MPI_SUCCESS)
+    afterStart(*Request, P);
+  return Rc;
+}
+
 } // namespace
 
 namespace ddtc {
@@ -300,14 +319,13 @@ DDTC_EXPORT int MPI_Start(MPI_Request *request) {
       afterCollectiveStart(*request, *C);
     return Rc;
   }
-  std::optional<PersistentRequest> P = PersistentTable::get().find(*request);
-  if (!P)
-    return PMPI_Start(request);
-  beforeStart(*P);
-  int Rc = PMPI_Start(request);
-  if (Rc == MPI_SUCCESS)
-    afterStart(*request, *P);
-  return Rc;
+  PersistentTable &Table = PersistentTable::get();
+  if (!runtime().ConcurrentCalls) {
+    const PersistentRequest *P = Table.peek(*request);
+    return P ? start(request, *P) : PMPI_Start(request);
+  }
+  std::optional<PersistentRequest> P = Table.find(*request);
+  return P ? start(request, *P) : PMPI_Start(request);
 }
 
 DDTC_EXPORT int MPI_Startall(int count, MPI_Request array_of_requests[]) {
