@@ -284,6 +284,24 @@ private:
   std::vector<size_t> First; ///< piece I's runs: [First[I], First[I + 1])
 };
 
+/// One timed round trip: rank 0 sends Send to rank 1 and receives the
+/// reply into Recv; rank 1 receives into Recv and sends it back. Send(From,
+/// Peer) and Receive(To, Peer) move the message. This rank's elapsed time.
+template <typename SendFn, typename ReceiveFn>
+double timedRoundTrip(const uint8_t *Send, uint8_t *Recv, SendFn send,
+                      ReceiveFn receive) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  double Start = MPI_Wtime();
+  if (Rank == 0) {
+    send(Send, 1);
+    receive(Recv, 1);
+  } else if (Rank == 1) {
+    receive(Recv, 0);
+    send(Recv, 0);
+  }
+  return MPI_Wtime() - Start;
+}
+
 /// One timed ping-pong of a message of Bytes packed bytes in pieces of
 /// Piece bytes, every receive posted first and every send started at once,
 /// as ddtc-bench's ddtc variant does. Without a copier the pieces are sent
@@ -321,16 +339,7 @@ double piecesPingPong(const uint8_t *Send, uint8_t *Recv, uint8_t *Stage,
         Copy->in(Stage, To, I);
     }
   };
-  MPI_Barrier(MPI_COMM_WORLD);
-  double Start = MPI_Wtime();
-  if (Rank == 0) {
-    send(Send, 1);
-    receive(Recv, 1);
-  } else if (Rank == 1) {
-    receive(Recv, 0);
-    send(Recv, 0);
-  }
-  return MPI_Wtime() - Start;
+  return timedRoundTrip(Send, Recv, send, receive);
 }
 
 /// One timed ping-pong of Bytes packed bytes sent as the runtime sends a
@@ -357,16 +366,7 @@ double splitPingPong(const uint8_t *Send, uint8_t *Recv, uint8_t *Stage,
     if (Copy)
       std::memcpy(To, Stage, static_cast<size_t>(Bytes));
   };
-  MPI_Barrier(MPI_COMM_WORLD);
-  double Start = MPI_Wtime();
-  if (Rank == 0) {
-    send(Send, 1);
-    receive(Recv, 1);
-  } else if (Rank == 1) {
-    receive(Recv, 0);
-    send(Recv, 0);
-  }
-  return MPI_Wtime() - Start;
+  return timedRoundTrip(Send, Recv, send, receive);
 }
 
 /// --pieces: the type through MPI's datatype path against its bytes as one
