@@ -190,7 +190,9 @@ bool everyPieceAsWritten(int N, const CountT *Counts, const MPI_Datatype *Types,
 /// (CollectiveSide) costs as much again as the rest of such a call, so the
 /// types decide first; if they leave it, each side's types are counted as
 /// CollectiveSide::note counts them, and the caller makes the call as
-/// written.
+/// written. The types are described again for the count: keeping the
+/// first descriptions (an optional description per type seen) made a
+/// call 5 ns slower, and a neighborhood call 40 ns.
 template <typename CountT>
 bool leftAsWrittenW(const CollectiveCall &How, int SN, const CountT *SCounts,
                     const MPI_Datatype *STypes, int RN, const CountT *RCounts,

@@ -73,10 +73,8 @@ public:
     if (empty())
       return std::nullopt;
     std::lock_guard<std::mutex> G(Lock);
-    auto It = Table.find(R);
-    if (It == Table.end())
-      return std::nullopt;
-    return It->second;
+    const PersistentRequest *P = peek(R);
+    return P ? std::optional<PersistentRequest>(*P) : std::nullopt;
   }
   /// find() without the lock and the copy (a mutex and up to two
   /// references: as much as the rest of a start left to MPI costs), for a
